@@ -1,0 +1,38 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "ltrain",
+    products: [
+        .executable(name: "ltrain", targets: ["ltrain"]),
+        .library(name: "LTrainKit", targets: ["LTrainKit"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CCmark",
+            pkgConfig: "libcmark",
+            providers: [.apt(["libcmark-dev"])]
+        ),
+        .systemLibrary(
+            name: "CYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"])]
+        ),
+        // Thin C shim for Linux calls the Swift Glibc module does not expose (renameat2).
+        .target(name: "CLTrainSystem"),
+        .target(
+            name: "LTrainKit",
+            dependencies: ["CCmark", "CYAML", "CLTrainSystem"]
+        ),
+        .executableTarget(
+            name: "ltrain",
+            dependencies: ["LTrainKit"]
+        ),
+        .testTarget(
+            name: "LTrainKitTests",
+            dependencies: ["LTrainKit"],
+            exclude: ["Fixtures"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

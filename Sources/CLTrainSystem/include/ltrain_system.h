@@ -1,0 +1,8 @@
+#ifndef LTRAIN_SYSTEM_H
+#define LTRAIN_SYSTEM_H
+
+/// Atomically exchanges two paths (Linux renameat2 with RENAME_EXCHANGE).
+/// Returns 0 on success, -1 with errno set otherwise.
+int ltrain_exchange_paths(const char *first, const char *second);
+
+#endif

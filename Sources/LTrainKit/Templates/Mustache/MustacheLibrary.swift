@@ -1,0 +1,206 @@
+/// A named set of parsed templates that can include each other as partials and parents.
+/// Parsed once; rendering is a walk over the nodes, safe to run from many threads at once.
+public struct MustacheLibrary: Sendable {
+    /// How deep partials and parents may nest before rendering stops with an error
+    /// (partials that include each other without end).
+    public static let maximumDepth = 64
+
+    private let templates: [String: [MustacheNode]]
+
+    /// Parses every template; throws the first syntax error with its template name, line and column.
+    public init(sources: [String: String]) throws(MustacheError) {
+        var parsed: [String: [MustacheNode]] = [:]
+        for (name, source) in sources.sorted(by: { $0.key < $1.key }) {
+            parsed[name] = try MustacheParser.parse(source, name: name)
+        }
+        self.templates = parsed
+    }
+
+    /// Parses every template and collects every syntax error, instead of stopping at the first.
+    public static func parseAll(_ sources: [String: String]) -> (library: MustacheLibrary, errors: [MustacheError]) {
+        var parsed: [String: [MustacheNode]] = [:]
+        var errors: [MustacheError] = []
+        for (name, source) in sources.sorted(by: { $0.key < $1.key }) {
+            do {
+                parsed[name] = try MustacheParser.parse(source, name: name)
+            } catch {
+                errors.append(error)
+            }
+        }
+        return (MustacheLibrary(parsed: parsed), errors)
+    }
+
+    private init(parsed: [String: [MustacheNode]]) {
+        self.templates = parsed
+    }
+
+    public var names: [String] { templates.keys.sorted() }
+
+    public func contains(_ name: String) -> Bool { templates[name] != nil }
+
+    /// Every fixed partial or parent name a template refers to, with where it is written.
+    public func references(in name: String) -> [(name: String, location: SourceLocation)] {
+        var found: [(String, SourceLocation)] = []
+        func visit(_ nodes: [MustacheNode]) {
+            for node in nodes {
+                switch node {
+                case .partial(let reference, _, _):
+                    if !reference.isDynamic { found.append((reference.name.text, reference.location)) }
+                case .parent(let reference, let blocks, _, _):
+                    if !reference.isDynamic { found.append((reference.name.text, reference.location)) }
+                    for block in blocks { visit(block.nodes) }
+                case .section(_, let children, _):
+                    visit(children)
+                case .block(let block):
+                    visit(block.nodes)
+                case .text, .variable:
+                    break
+                }
+            }
+        }
+        visit(templates[name] ?? [])
+        return found
+    }
+
+    /// Renders the named template. A missing partial renders as empty text (as the Mustache spec asks);
+    /// callers that want missing partials to be errors check `references(in:)` first.
+    public func render(_ name: String, _ context: MustacheValue) throws(MustacheError) -> String {
+        guard let nodes = templates[name] else {
+            throw MustacheError(templateName: name, location: nil, message: "no template named '\(name)'")
+        }
+        var renderer = MustacheRenderer(library: self, chain: [name])
+        var stack = [context]
+        var output = ""
+        output.reserveCapacity(8192)
+        try renderer.render(nodes, stack: &stack, overrides: [:], into: &output)
+        return output
+    }
+
+    fileprivate func nodes(named name: String) -> [MustacheNode]? { templates[name] }
+}
+
+private struct MustacheRenderer {
+    let library: MustacheLibrary
+    var chain: [String]
+
+    func lookup(_ name: MustacheName, in stack: [MustacheValue]) -> MustacheValue? {
+        guard let first = name.parts.first else { return stack.last }
+        var value: MustacheValue?
+        for frame in stack.reversed() {
+            if let found = frame[first] {
+                value = found
+                break
+            }
+        }
+        for part in name.parts.dropFirst() {
+            value = value?[part]
+            if value == nil { return nil }
+        }
+        return value
+    }
+
+    func templateName(_ reference: TemplateReference, in stack: [MustacheValue]) -> String? {
+        guard reference.isDynamic else { return reference.name.text }
+        if case .string(let name)? = lookup(reference.name, in: stack) { return name }
+        return nil
+    }
+
+    mutating func render(
+        _ nodes: [MustacheNode], stack: inout [MustacheValue], overrides: [String: MustacheBlock],
+        into output: inout String
+    ) throws(MustacheError) {
+        for node in nodes {
+            switch node {
+            case .text(let text):
+                output += text
+            case .variable(let name, let isEscaped):
+                guard let value = lookup(name, in: stack) else { continue }
+                let text = value.interpolatedText
+                if isEscaped { output.appendEscapingHTML(text) } else { output += text }
+            case .section(let name, let children, let isInverted):
+                let value = lookup(name, in: stack) ?? .null
+                if isInverted {
+                    if value.isFalsey { try render(children, stack: &stack, overrides: overrides, into: &output) }
+                    continue
+                }
+                if value.isFalsey { continue }
+                if case .array(let items) = value {
+                    for item in items {
+                        stack.append(item)
+                        try render(children, stack: &stack, overrides: overrides, into: &output)
+                        stack.removeLast()
+                    }
+                } else {
+                    stack.append(value)
+                    try render(children, stack: &stack, overrides: overrides, into: &output)
+                    stack.removeLast()
+                }
+            case .partial(let reference, let indentation, _):
+                guard let name = templateName(reference, in: stack), let partial = library.nodes(named: name) else {
+                    continue
+                }
+                let indented = Reindentation.apply(to: partial, strip: "", add: indentation, indentFirstLine: true)
+                try include(name, indented, at: reference, stack: &stack, overrides: overrides, into: &output)
+            case .parent(let reference, let blocks, let indentation, _):
+                guard let name = templateName(reference, in: stack), let parent = library.nodes(named: name) else {
+                    continue
+                }
+                // The caller's own overrides win over the blocks this parent tag supplies.
+                var merged = overrides
+                for block in blocks where merged[block.name] == nil { merged[block.name] = block }
+                let indented = Reindentation.apply(to: parent, strip: "", add: indentation, indentFirstLine: true)
+                try include(name, indented, at: reference, stack: &stack, overrides: merged, into: &output)
+            case .block(let block):
+                if let replacement = overrides[block.name] {
+                    let nodes = Reindentation.apply(
+                        to: replacement.nodes, strip: replacement.contentIndentation,
+                        add: block.siteIndentation, indentFirstLine: block.isStandalone)
+                    try render(nodes, stack: &stack, overrides: overrides, into: &output)
+                } else {
+                    try render(block.nodes, stack: &stack, overrides: overrides, into: &output)
+                }
+            }
+        }
+    }
+
+    mutating func include(
+        _ name: String, _ nodes: [MustacheNode], at reference: TemplateReference, stack: inout [MustacheValue],
+        overrides: [String: MustacheBlock], into output: inout String
+    ) throws(MustacheError) {
+        guard chain.count < MustacheLibrary.maximumDepth else {
+            let cycle = Array(chain.suffix(6)) + [name]
+            throw MustacheError(
+                templateName: chain.last ?? name, location: reference.location,
+                message:
+                    "partials include each other without end (\(cycle.joined(separator: " → ")) …, deeper than \(MustacheLibrary.maximumDepth) levels)",
+                hint: "put the recursive {{>\(name)}} inside a section that ends, or remove the cycle")
+        }
+        chain.append(name)
+        try render(nodes, stack: &stack, overrides: overrides, into: &output)
+        chain.removeLast()
+    }
+}
+
+extension String {
+    /// Appends `text` with `&`, `<`, `>`, `"` and `'` written as HTML character references.
+    mutating func appendEscapingHTML(_ text: String) {
+        let needsEscaping = text.utf8.contains { byte in
+            byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
+                || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
+        }
+        guard needsEscaping else {
+            self += text
+            return
+        }
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": self += "&amp;"
+            case "<": self += "&lt;"
+            case ">": self += "&gt;"
+            case "\"": self += "&quot;"
+            case "'": self += "&#39;"
+            default: unicodeScalars.append(scalar)
+            }
+        }
+    }
+}
