@@ -1,0 +1,180 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// What to build, from where, into where.
+public struct BuildOptions: Sendable {
+    public var contentDirectory: String
+    public var templatesDirectory: String
+    public var outputDirectory: String
+    /// Replace an output folder that holds files ltrain did not write.
+    public var force: Bool
+    /// How many pages render at once; defaults to the number of cores.
+    public var jobs: Int
+
+    public init(
+        contentDirectory: String = "content", templatesDirectory: String = "templates",
+        outputDirectory: String = "_site", force: Bool = false,
+        jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) {
+        self.contentDirectory = contentDirectory
+        self.templatesDirectory = templatesDirectory
+        self.outputDirectory = outputDirectory
+        self.force = force
+        self.jobs = max(1, jobs)
+    }
+}
+
+/// What a finished build did.
+public struct BuildReport: Sendable {
+    public var stationCount: Int
+    public var infoPageCount: Int
+    public var checklistCount: Int
+    public var fileCount: Int
+    public var written: Int
+    public var unchanged: Int
+    public var removed: Int
+    public var warnings: [Diagnostic]
+    /// External links found in the pages, listed, never fetched.
+    public var externalLinks: [String]
+    public var seconds: Double
+}
+
+/// The loaded, checked site with its templates and routes: everything needed to render any page.
+public struct PreparedSite: Sendable {
+    public var site: Site
+    public var routes: Routes
+    public var renderer: PageRenderer
+    public var staticFiles: [AssetFile]
+    public var warnings: [Diagnostic]
+
+    /// Every file that is not a page: template static files and content assets.
+    public var copiedFiles: [AssetFile] { staticFiles + site.assets }
+
+    /// Load → Model → Route, and the templates parsed and checked. Collects every problem.
+    public static func prepare(content: String, templates: String) throws(BuildFailure) -> PreparedSite {
+        var log = DiagnosticLog()
+        let loadedContent = ContentLoader.loadContent(from: content, log: &log)
+        let loadedTemplates = ContentLoader.loadTemplates(from: templates, log: &log)
+        let site = loadedContent.flatMap { SiteBuilder.build($0, log: &log) }
+        let library = loadedTemplates.map { checkedLibrary($0, templatesDirectory: templates, log: &log) }
+        try log.throwIfErrors()
+        guard let site, let library, let loadedTemplates else { throw BuildFailure(log.diagnostics) }
+        let routes = Routes(site: site, staticFiles: loadedTemplates.staticFiles, log: &log)
+        try log.throwIfErrors()
+        let renderer = PageRenderer(
+            site: site, routes: routes, library: library, templatePaths: loadedTemplates.displayPaths)
+        return PreparedSite(
+            site: site, routes: routes, renderer: renderer, staticFiles: loadedTemplates.staticFiles,
+            warnings: log.warnings)
+    }
+
+    /// Parses every template and checks that the page templates and every partial or parent they
+    /// name exist, so a typo is an error with its line rather than silently empty output.
+    static func checkedLibrary(
+        _ templates: LoadedTemplates, templatesDirectory: String, log: inout DiagnosticLog
+    ) -> MustacheLibrary {
+        let (library, errors) = MustacheLibrary.parseAll(templates.sources)
+        for error in errors {
+            log.report(
+                .error(
+                    error.message, path: templates.displayPaths[error.templateName] ?? error.templateName,
+                    at: error.location, hint: error.hint))
+        }
+        for name in PageRenderer.pageTemplates where templates.sources[name] == nil {
+            log.report(
+                .error(
+                    "the templates folder has no \(name).mustache", path: joinPath(templatesDirectory, "\(name).mustache"),
+                    hint: "every site needs the page templates \(PageRenderer.pageTemplates.map { "\($0).mustache" }.joined(separator: ", "))"))
+        }
+        for name in library.names {
+            for reference in library.references(in: name) where !library.contains(reference.name) {
+                log.report(
+                    .error(
+                        "template '\(reference.name)' is included here but does not exist",
+                        path: templates.displayPaths[name] ?? name, at: reference.location,
+                        hint: "create \(joinPath(templatesDirectory, "\(reference.name).mustache")) or fix the name"))
+            }
+        }
+        return library
+    }
+}
+
+/// The whole pipeline: load → model → route → render → check → write.
+public enum SiteBuild {
+    public static func run(_ options: BuildOptions) throws(BuildFailure) -> BuildReport {
+        let start = DispatchTime.now()
+        let prepared = try PreparedSite.prepare(content: options.contentDirectory, templates: options.templatesDirectory)
+        let output = try OutputFolder(
+            path: options.outputDirectory, protecting: [options.contentDirectory, options.templatesDirectory],
+            force: options.force)
+        do {
+            let result = try render(prepared, into: output, jobs: options.jobs)
+            let summary = try output.commit()
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+            return BuildReport(
+                stationCount: prepared.site.line.stations.count, infoPageCount: prepared.site.line.stations.count,
+                checklistCount: prepared.site.checklists.count, fileCount: result.fileCount,
+                written: summary.written, unchanged: summary.unchanged, removed: summary.removed,
+                warnings: prepared.warnings, externalLinks: result.externalLinks, seconds: seconds)
+        } catch {
+            output.abandon()
+            throw error
+        }
+    }
+
+    struct RenderResult {
+        var fileCount: Int
+        var externalLinks: [String]
+    }
+
+    /// Renders every page in parallel, streaming each into the staging folder as it is done and
+    /// keeping only its links for the check; then copies the other files and checks every link.
+    static func render(_ prepared: PreparedSite, into output: OutputFolder, jobs: Int) throws(BuildFailure)
+        -> RenderResult
+    {
+        let renderer = prepared.renderer
+        let pages = renderer.pages
+        let copied = prepared.copiedFiles
+        let allPaths = pages.map { prepared.routes.path(of: $0) } + copied.map(\.outputPath)
+        try output.createFolders(for: allPaths)
+
+        let results = Mutex([PageLinks?](repeating: nil, count: pages.count))
+        let problems = Mutex(DiagnosticLog())
+        let workers = min(jobs, max(1, pages.count))
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            var index = worker
+            while index < pages.count {
+                do throws(Diagnostic) {
+                    let page = try renderer.render(pages[index])
+                    try output.write(page.html, to: page.outputPath)
+                    let links = PageLinks(
+                        outputPath: page.outputPath, html: page.html, templatePath: page.templatePath,
+                        sourceLinks: page.sourceLinks)
+                    results.withLock { $0[index] = links }
+                } catch {
+                    problems.withLock { $0.report(error) }
+                }
+                index += workers
+            }
+        }
+        var log = problems.withLock { $0 }
+        for file in copied {
+            do {
+                let bytes = try FileSystem.read(file.sourcePath, limit: ContentLoader.assetSizeLimit)
+                try output.write(bytes, to: file.outputPath)
+            } catch let error as FileSystemError {
+                log.report(.error(error.message, path: file.displayPath, hint: error.hint))
+            } catch let error as Diagnostic {
+                log.report(error)
+            } catch {
+                log.report(.error("\(error)", path: file.displayPath))
+            }
+        }
+        try log.throwIfErrors()
+        let pageLinks = results.withLock { $0.compactMap { $0 } }
+        let external = LinkChecker.check(pageLinks, files: Set(allPaths), log: &log)
+        try log.throwIfErrors()
+        return RenderResult(fileCount: allPaths.count, externalLinks: external)
+    }
+}

@@ -1,0 +1,241 @@
+/// A Markdown file of the content folder, read and split into front matter and body.
+public struct ContentFile: Sendable {
+    /// The path as the author sees it, e.g. `content/stations/01-eighth-avenue.md`.
+    public var displayPath: String
+    /// The path inside the content folder, e.g. `stations/01-eighth-avenue.md`.
+    public var relativePath: String
+    public var document: FrontMatterDocument
+
+    public var fileName: String { relativePath.split(separator: "/").last.map(String.init) ?? relativePath }
+}
+
+/// A file copied into the output as it is.
+public struct AssetFile: Sendable, Equatable {
+    /// Where it goes, relative to the output folder.
+    public var outputPath: String
+    /// Where it is read from.
+    public var sourcePath: String
+    public var displayPath: String
+}
+
+/// Everything read from `content/`, before any meaning is given to it.
+public struct LoadedContent: Sendable {
+    public var index: ContentFile?
+    public var stations: [ContentFile] = []
+    public var checklists: [ContentFile] = []
+    public var assets: [AssetFile] = []
+}
+
+/// Everything read from `templates/`: Mustache sources by name, and static files (CSS, JS, images).
+public struct LoadedTemplates: Sendable {
+    public var sources: [String: String] = [:]
+    public var displayPaths: [String: String] = [:]
+    public var staticFiles: [AssetFile] = []
+}
+
+/// The Load stage: reads the content and templates folders. The only stage, with Write, that reads the disk.
+public enum ContentLoader {
+    /// Markdown files larger than this are refused as not sane (the largest real station is a few KiB).
+    public static let markdownSizeLimit = 32 * 1_048_576
+    /// Template files larger than this are refused.
+    public static let templateSizeLimit = 4 * 1_048_576
+    public static let assetSizeLimit = 256 * 1_048_576
+
+    public static func loadContent(from directory: String, log: inout DiagnosticLog) -> LoadedContent? {
+        guard let root = checkedRoot(directory, role: "content", log: &log) else { return nil }
+        var content = LoadedContent()
+        let indexPath = joinPath(directory, "index.md")
+        switch FileSystem.kind(of: joinPath(root, "index.md")) {
+        case .missing:
+            log.report(
+                .error(
+                    "the content folder has no index.md", path: indexPath,
+                    hint: "create \(indexPath) with front matter 'title: Your Site' between '---' lines"))
+        default:
+            content.index = readMarkdown("index.md", root: root, display: directory, log: &log)
+        }
+        content.stations = markdownFiles(in: "stations", root: root, display: directory, log: &log)
+        content.checklists = markdownFiles(in: "checklists", root: root, display: directory, log: &log)
+        content.assets = files(under: "assets", root: root, display: directory, log: &log).map {
+            AssetFile(outputPath: $0.relative, sourcePath: $0.source, displayPath: joinPath(directory, $0.relative))
+        }
+        return content
+    }
+
+    public static func loadTemplates(from directory: String, log: inout DiagnosticLog) -> LoadedTemplates? {
+        guard let root = checkedRoot(directory, role: "templates", log: &log) else { return nil }
+        var templates = LoadedTemplates()
+        for file in files(under: "", root: root, display: directory, log: &log) {
+            let display = joinPath(directory, file.relative)
+            if file.relative.hasSuffix(".mustache") {
+                let name = String(file.relative.dropLast(".mustache".count))
+                do {
+                    let bytes = try FileSystem.read(file.source, limit: templateSizeLimit)
+                    switch SourceText.decode(bytes) {
+                    case .success(let text):
+                        templates.sources[name] = text
+                        templates.displayPaths[name] = display
+                    case .failure(let error):
+                        log.report(diagnostic(for: error.problem, path: display))
+                    }
+                } catch {
+                    log.report(.error(error.message, path: display, hint: error.hint))
+                }
+            } else {
+                templates.staticFiles.append(
+                    AssetFile(outputPath: file.relative, sourcePath: file.source, displayPath: display))
+            }
+        }
+        return templates
+    }
+
+    // MARK: Folders
+
+    private static func checkedRoot(_ directory: String, role: String, log: inout DiagnosticLog) -> String? {
+        switch FileSystem.kind(of: directory, followingLinks: true) {
+        case .directory:
+            guard let real = FileSystem.realPath(directory) else {
+                log.report(.error("the \(role) folder cannot be opened", path: directory))
+                return nil
+            }
+            return real
+        case .missing:
+            log.report(
+                .error(
+                    "the \(role) folder does not exist", path: directory,
+                    hint: "run ltrain from your site's folder, or name the folder with --\(role) DIR"))
+        default:
+            log.report(
+                .error(
+                    "the \(role) folder is not a folder", path: directory,
+                    hint: "name a folder with --\(role) DIR"))
+        }
+        return nil
+    }
+
+    /// Every regular file below `folder` (recursively), sorted by path; hidden files are skipped.
+    /// A symbolic link is followed only when it stays inside the root folder.
+    private static func files(
+        under folder: String, root: String, display: String, log: inout DiagnosticLog
+    ) -> [(relative: String, source: String)] {
+        var found: [(String, String)] = []
+        func walk(_ relative: String) {
+            let absolute = relative.isEmpty ? root : joinPath(root, relative)
+            let names: [String]
+            do {
+                names = try FileSystem.entries(of: absolute)
+            } catch {
+                log.report(.error(error.message, path: joinPath(display, relative)))
+                return
+            }
+            for name in names where !name.hasPrefix(".") {
+                let childRelative = relative.isEmpty ? name : joinPath(relative, name)
+                let childAbsolute = joinPath(root, childRelative)
+                switch resolvedKind(childAbsolute, root: root, display: joinPath(display, childRelative), log: &log) {
+                case .file: found.append((childRelative, childAbsolute))
+                case .directory: walk(childRelative)
+                default: continue
+                }
+            }
+        }
+        if folder.isEmpty {
+            walk("")
+        } else if FileSystem.kind(of: joinPath(root, folder), followingLinks: true) == .directory {
+            walk(folder)
+        }
+        return found
+    }
+
+    /// The kind of a path after following a symbolic link, which must stay inside the root folder.
+    private static func resolvedKind(
+        _ path: String, root: String, display: String, log: inout DiagnosticLog
+    ) -> FileSystem.Kind {
+        let kind = FileSystem.kind(of: path)
+        guard kind == .symbolicLink else { return kind }
+        guard let target = FileSystem.realPath(path) else {
+            log.report(
+                .error(
+                    "symbolic link points to a file that does not exist", path: display,
+                    hint: "remove the link or make it point to a file inside the folder"))
+            return .missing
+        }
+        guard FileSystem.isInside(target, root) else {
+            log.report(
+                .error(
+                    "symbolic link points outside its folder (to \(target))", path: display,
+                    hint: "copy the file into the folder instead of linking to it"))
+            return .missing
+        }
+        let targetKind = FileSystem.kind(of: target)
+        if targetKind == .directory {
+            log.report(
+                .warning(
+                    "symbolic link to a folder is not followed", path: display,
+                    hint: "move the folder here, or link the files one by one"))
+            return .missing
+        }
+        return targetKind
+    }
+
+    private static func markdownFiles(
+        in folder: String, root: String, display: String, log: inout DiagnosticLog
+    ) -> [ContentFile] {
+        let absolute = joinPath(root, folder)
+        guard FileSystem.kind(of: absolute, followingLinks: true) == .directory else { return [] }
+        let names: [String]
+        do {
+            names = try FileSystem.entries(of: absolute)
+        } catch {
+            log.report(.error(error.message, path: joinPath(display, folder)))
+            return []
+        }
+        var files: [ContentFile] = []
+        for name in names where name.hasSuffix(".md") && !name.hasPrefix(".") {
+            let relative = joinPath(folder, name)
+            let kind = resolvedKind(joinPath(root, relative), root: root, display: joinPath(display, relative), log: &log)
+            guard kind == .file else { continue }
+            if let file = readMarkdown(relative, root: root, display: display, log: &log) { files.append(file) }
+        }
+        return files
+    }
+
+    private static func readMarkdown(
+        _ relative: String, root: String, display: String, log: inout DiagnosticLog
+    ) -> ContentFile? {
+        let displayPath = joinPath(display, relative)
+        let bytes: [UInt8]
+        do {
+            bytes = try FileSystem.read(joinPath(root, relative), limit: markdownSizeLimit)
+        } catch {
+            log.report(.error(error.message, path: displayPath, hint: error.hint))
+            return nil
+        }
+        let text: String
+        switch SourceText.decode(bytes) {
+        case .success(let decoded): text = decoded
+        case .failure(let error):
+            log.report(diagnostic(for: error.problem, path: displayPath))
+            return nil
+        }
+        do {
+            let document = try FrontMatterDocument.parse(text)
+            return ContentFile(displayPath: displayPath, relativePath: relative, document: document)
+        } catch {
+            log.report(.error(error.message, path: displayPath, at: error.location, hint: error.hint))
+            return nil
+        }
+    }
+
+    static func diagnostic(for problem: SourceText.Problem, path: String) -> Diagnostic {
+        switch problem {
+        case .nulByte(let location):
+            return .error(
+                "file contains a NUL byte", path: path, at: location,
+                hint: "this looks like a binary file; content files must be UTF-8 text")
+        case .invalidUTF8(let location):
+            return .error(
+                "file is not valid UTF-8", path: path, at: location,
+                hint: "save the file as UTF-8 (most editors offer 'Save with encoding')")
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The small set of disk operations the Load stage needs, with errors an author can act on.
+enum FileSystem {
+    enum Kind {
+        case file
+        case directory
+        case symbolicLink
+        case other
+        case missing
+    }
+
+    static func kind(of path: String, followingLinks: Bool = false) -> Kind {
+        var info = stat()
+        let result = followingLinks ? stat(path, &info) : lstat(path, &info)
+        guard result == 0 else { return .missing }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return .file
+        case S_IFDIR: return .directory
+        case S_IFLNK: return .symbolicLink
+        default: return .other
+        }
+    }
+
+    /// The canonical absolute path with every symbolic link resolved, or nil when it does not exist.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Whether `path` is `folder` or lies inside it (both canonical).
+    static func isInside(_ path: String, _ folder: String) -> Bool {
+        path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
+    }
+
+    /// Names in a folder, sorted, without `.` and `..`.
+    static func entries(of directory: String) throws(FileSystemError) -> [String] {
+        do {
+            return try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        } catch {
+            let reason = (error as NSError).localizedFailureReason ?? error.localizedDescription
+            throw FileSystemError(message: "cannot list the folder: \(reason)")
+        }
+    }
+
+    static func describe(errno code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+
+    /// Reads a whole file, refusing one larger than `limit` bytes.
+    static func read(_ path: String, limit: Int) throws(FileSystemError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            var hint: String?
+            if code == EACCES { hint = "make the file readable, e.g. chmod a+r '\(path)'" }
+            throw FileSystemError(message: "cannot read the file: \(describe(errno: code))", hint: hint)
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            throw FileSystemError(message: "cannot read the file: \(describe(errno: errno))")
+        }
+        let size = Int(info.st_size)
+        guard size <= limit else {
+            throw FileSystemError(
+                message: "file is \(size / 1_048_576) MiB, more than the limit of \(limit / 1_048_576) MiB",
+                hint: "split it into smaller files")
+        }
+        var bytes = [UInt8](repeating: 0, count: size)
+        var filled = 0
+        while filled < size {
+            let count = bytes.withUnsafeMutableBytes { buffer in
+                // The buffer holds `size` bytes; `filled < size` keeps the pointer and length inside it.
+                Glibc.read(descriptor, buffer.baseAddress! + filled, size - filled)
+            }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else {
+                if count == 0 { break }
+                throw FileSystemError(message: "cannot read the file: \(describe(errno: errno))")
+            }
+            filled += count
+        }
+        if filled < size { bytes.removeLast(size - filled) }
+        return bytes
+    }
+}
+
+struct FileSystemError: Error {
+    var message: String
+    var hint: String?
+}
+
+/// Joins path components with `/`, dropping a leading `./` so paths read as the user typed them.
+func joinPath(_ base: String, _ component: String) -> String {
+    if base.isEmpty || base == "." { return component }
+    return base.hasSuffix("/") ? base + component : base + "/" + component
+}

@@ -1,0 +1,84 @@
+/// Markdown text with where it came from, so diagnostics can name the file and line.
+public struct MarkdownSource: Sendable, Equatable {
+    public var text: String
+    public var displayPath: String
+    /// The path inside the content folder (`stations/03-union-square.md`), against which its links resolve.
+    public var contentPath: String
+    /// Lines of the file before this text (the front matter): add to a Markdown line number.
+    public var lineOffset: Int
+
+    public init(text: String, displayPath: String, contentPath: String, lineOffset: Int) {
+        self.text = text
+        self.displayPath = displayPath
+        self.contentPath = contentPath
+        self.lineOffset = lineOffset
+    }
+}
+
+/// The station's information text, shown as a sheet over the station.
+public struct InfoPage: Sendable, Equatable {
+    public var body: MarkdownSource
+}
+
+/// One stop of the line.
+public struct Station: Sendable, Equatable {
+    /// The number from the file name (`03-union-square.md` → 3); the line is ordered by it.
+    public var number: Int
+    public var slug: String
+    public var title: String
+    public var summary: String?
+    public var info: InfoPage
+    public var sourcePath: String
+}
+
+/// The stations in order, west to east.
+public struct Line: Sendable, Equatable {
+    public var stations: [Station]
+
+    public init(stations: [Station]) {
+        self.stations = stations
+    }
+
+    public func station(before index: Int) -> Station? {
+        index > 0 && index - 1 < stations.count ? stations[index - 1] : nil
+    }
+
+    public func station(after index: Int) -> Station? {
+        index >= 0 && index + 1 < stations.count ? stations[index + 1] : nil
+    }
+}
+
+/// A row of a checklist.
+public struct ChecklistRow: Sendable, Equatable {
+    /// Stable form value and id part, derived from the row's text.
+    public var value: String
+    public var text: String
+    public var line: Int
+}
+
+/// A "check one" page: a list in which one row at most carries the check mark.
+public struct Checklist: Sendable, Equatable {
+    public var slug: String
+    public var title: String
+    public var body: MarkdownSource
+    public var rows: [ChecklistRow]
+}
+
+/// The index page: the navigation root.
+public struct IndexPage: Sendable, Equatable {
+    public var body: MarkdownSource
+}
+
+/// The whole site as authored, independent of how it is laid out on disk.
+public struct Site: Sendable, Equatable {
+    public var title: String
+    /// Text of the button that goes to the next station ("Go East").
+    public var nextLabel: String
+    /// The pages' `lang` (BCP 47), "en" unless the index says otherwise.
+    public var language: String
+    public var index: IndexPage
+    public var line: Line
+    public var checklists: [Checklist]
+    public var assets: [AssetFile]
+    public var markdownOptions: MarkdownOptions
+}

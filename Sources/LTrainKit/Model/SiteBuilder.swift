@@ -1,0 +1,223 @@
+import Foundation
+
+/// The Model stage: gives the loaded files their meaning (the site, its line of stations, its
+/// checklists) and checks everything an author can get wrong about them. A function of values only.
+public enum SiteBuilder {
+    static let indexKeys: Set<String> = ["title", "next_label", "language", "unsafe_html"]
+    static let stationKeys: Set<String> = ["title", "summary", "slug"]
+    static let checklistKeys: Set<String> = ["title", "slug"]
+
+    public static func build(_ content: LoadedContent, log: inout DiagnosticLog) -> Site? {
+        var title = ""
+        var nextLabel = "Go East"
+        var language = "en"
+        var options = MarkdownOptions()
+        var indexBody = MarkdownSource(text: "", displayPath: "index.md", contentPath: "index.md", lineOffset: 0)
+        if let index = content.index {
+            let fields = FrontMatterFields(
+                index.document.frontMatter, path: index.displayPath, knownKeys: indexKeys, noun: "index", log: &log)
+            title = fields.string("title", required: true, log: &log) ?? ""
+            nextLabel = fields.string("next_label", required: false, log: &log) ?? nextLabel
+            language = fields.string("language", required: false, log: &log) ?? language
+            options.allowsUnsafeHTML = fields.bool("unsafe_html", log: &log) ?? false
+            indexBody = MarkdownSource(
+                text: index.document.body, displayPath: index.displayPath, contentPath: index.relativePath, lineOffset: index.document.bodyLineOffset)
+        }
+        let stations = buildStations(content.stations, log: &log)
+        let checklists = buildChecklists(content.checklists, options: options, log: &log)
+        if content.stations.isEmpty && content.index != nil {
+            log.report(
+                .warning(
+                    "the line has no stations", path: content.index?.displayPath,
+                    hint: "add files such as stations/01-first-stop.md"))
+        }
+        guard !log.hasErrors else { return nil }
+        return Site(
+            title: title, nextLabel: nextLabel, language: language, index: IndexPage(body: indexBody), line: Line(stations: stations),
+            checklists: checklists, assets: content.assets, markdownOptions: options)
+    }
+
+    // MARK: Stations
+
+    /// `NN-slug.md` → (NN, slug).
+    static func parseStationFileName(_ name: String) -> (number: Int, slug: String)? {
+        guard name.hasSuffix(".md") else { return nil }
+        let stem = name.dropLast(3)
+        guard let dash = stem.firstIndex(of: "-") else { return nil }
+        let digits = stem[..<dash]
+        guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy(\.isASCIIDigit), let number = Int(digits) else {
+            return nil
+        }
+        let slug = String(stem[stem.index(after: dash)...])
+        return slug.isEmpty ? nil : (number, slug)
+    }
+
+    /// Slugs name output files, so they are kept to letters, digits, `-` and `_`: nothing that could
+    /// leave its folder or mean something to a shell or a URL.
+    static func isValidSlug(_ slug: String) -> Bool {
+        guard let first = slug.unicodeScalars.first, first != "-", first != "_", slug.count <= 100 else { return false }
+        return slug.unicodeScalars.allSatisfy { scalar in
+            ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+                || scalar == "-" || scalar == "_"
+        }
+    }
+
+    private static func suggestedName(for fileName: String) -> String {
+        let slug = slugify(String(fileName.dropLast(3)))
+        return slug.isEmpty ? "name" : slug
+    }
+
+    private static func slugHint(_ slug: String) -> String {
+        let suggestion = slugify(slug)
+        return "use only letters, digits, '-' and '_'" + (suggestion.isEmpty ? "" : ", e.g. '\(suggestion)'")
+    }
+
+    private static func buildStations(_ files: [ContentFile], log: inout DiagnosticLog) -> [Station] {
+        var stations: [Station] = []
+        var slugOwners: [String: String] = [:]
+        for file in files {
+            guard let (number, fileSlug) = parseStationFileName(file.fileName) else {
+                log.report(
+                    .error(
+                        "station file name must start with its number, like 03-union-square.md", path: file.displayPath,
+                        hint: "rename it to NN-\(suggestedName(for: file.fileName)).md, where NN orders the stations west to east"))
+                continue
+            }
+            let fields = FrontMatterFields(
+                file.document.frontMatter, path: file.displayPath, knownKeys: stationKeys, noun: "station", log: &log)
+            let title = fields.string("title", required: true, log: &log)
+            let summary = fields.string("summary", required: false, log: &log)
+            var slug = fileSlug
+            var slugLocation: SourceLocation?
+            if let custom = fields.string("slug", required: false, log: &log) {
+                slug = custom
+                slugLocation = slugLocationIn(file)
+            }
+            guard isValidSlug(slug) else {
+                log.report(
+                    .error(
+                        "station slug '\(slug)' may not be used as a file name", path: file.displayPath,
+                        at: slugLocation, hint: slugHint(slug)))
+                continue
+            }
+            if let owner = slugOwners[slug.lowercased()] {
+                log.report(
+                    .error(
+                        "two stations have the slug '\(slug)': \(owner) and \(file.displayPath)",
+                        path: file.displayPath, at: slugLocation,
+                        hint: "give one of them another file name or a 'slug:' in its front matter"))
+                continue
+            }
+            slugOwners[slug.lowercased()] = file.displayPath
+            guard let title else { continue }
+            stations.append(
+                Station(
+                    number: number, slug: slug, title: title, summary: summary,
+                    info: InfoPage(
+                        body: MarkdownSource(
+                            text: file.document.body, displayPath: file.displayPath,
+                            contentPath: file.relativePath, lineOffset: file.document.bodyLineOffset)),
+                    sourcePath: file.displayPath))
+        }
+        // Natural order by the file's number (2 before 10), then by slug so equal numbers stay stable.
+        return stations.sorted { ($0.number, $0.slug) < ($1.number, $1.slug) }
+    }
+
+    private static func slugLocationIn(_ file: ContentFile) -> SourceLocation? {
+        guard case .mapping(let pairs, _)? = file.document.frontMatter else { return nil }
+        return pairs.first { $0.key == "slug" }?.value.location
+    }
+
+    // MARK: Checklists
+
+    private static func buildChecklists(
+        _ files: [ContentFile], options: MarkdownOptions, log: inout DiagnosticLog
+    ) -> [Checklist] {
+        var checklists: [Checklist] = []
+        var slugOwners: [String: String] = [:]
+        for file in files {
+            let fields = FrontMatterFields(
+                file.document.frontMatter, path: file.displayPath, knownKeys: checklistKeys, noun: "checklist",
+                log: &log)
+            let title = fields.string("title", required: true, log: &log)
+            let slug = fields.string("slug", required: false, log: &log) ?? String(file.fileName.dropLast(3))
+            guard isValidSlug(slug) else {
+                log.report(
+                    .error(
+                        "checklist slug '\(slug)' may not be used as a file name", path: file.displayPath,
+                        at: slugLocationIn(file), hint: slugHint(slug)))
+                continue
+            }
+            if let owner = slugOwners[slug.lowercased()] {
+                log.report(
+                    .error(
+                        "two checklists have the slug '\(slug)': \(owner) and \(file.displayPath)",
+                        path: file.displayPath, hint: "rename one of them"))
+                continue
+            }
+            slugOwners[slug.lowercased()] = file.displayPath
+            let body = MarkdownSource(
+                text: file.document.body, displayPath: file.displayPath, contentPath: file.relativePath,
+                lineOffset: file.document.bodyLineOffset)
+            guard let list = Markdown.splitFirstList(body.text, options: options), !list.items.isEmpty else {
+                log.report(
+                    .error(
+                        "checklist has no list", path: file.displayPath,
+                        at: SourceLocation(line: body.lineOffset + 1, column: 1),
+                        hint: "write its rows as a Markdown list, one '- Row' line each"))
+                continue
+            }
+            var used: Set<String> = []
+            var rows: [ChecklistRow] = []
+            for (position, item) in list.items.enumerated() {
+                var value = slugify(item.text)
+                if value.isEmpty { value = "row-\(position + 1)" }
+                var candidate = value
+                var suffix = 2
+                while !used.insert(candidate).inserted {
+                    candidate = "\(value)-\(suffix)"
+                    suffix += 1
+                }
+                if item.text.trimmingWhitespace.isEmpty {
+                    log.report(
+                        .error(
+                            "checklist row \(position + 1) is empty", path: file.displayPath,
+                            at: SourceLocation(line: body.lineOffset + item.line, column: 1),
+                            hint: "give every row some text, or remove the empty '-' line"))
+                }
+                rows.append(ChecklistRow(value: candidate, text: item.text, line: body.lineOffset + item.line))
+            }
+            guard let title else { continue }
+            checklists.append(Checklist(slug: slug, title: title, body: body, rows: rows))
+        }
+        return checklists.sorted { $0.slug < $1.slug }
+    }
+}
+
+/// Lowercase ASCII words joined by `-`: "Bubba Gump Shrimp Étouffée" → "bubba-gump-shrimp-etouffee".
+func slugify(_ text: String) -> String {
+    var slug = ""
+    var pendingDash = false
+    for scalar in text.decomposedStringWithCanonicalMapping.unicodeScalars {
+        if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
+            if pendingDash && !slug.isEmpty { slug += "-" }
+            pendingDash = false
+            slug.unicodeScalars.append(Unicode.Scalar(UInt8(scalar.value)).lowercasedASCII)
+        } else if scalar.properties.generalCategory == .nonspacingMark {
+            continue
+        } else {
+            pendingDash = true
+        }
+    }
+    return slug
+}
+
+extension Unicode.Scalar {
+    fileprivate var lowercasedASCII: Unicode.Scalar {
+        ("A"..."Z").contains(self) ? Unicode.Scalar(value + 32) ?? self : self
+    }
+}
+
+extension Character {
+    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
+}

@@ -1,0 +1,201 @@
+/// A link written in Markdown that ended up in a page, so a broken one can be traced to its line.
+public struct SourceLink: Sendable, Equatable {
+    public var destination: String
+    public var displayPath: String
+    public var location: SourceLocation
+}
+
+/// One finished page: where it goes, its HTML, and what produced it.
+public struct RenderedPage: Sendable {
+    public var page: Page
+    public var outputPath: String
+    public var html: String
+    /// The template that rendered it (`templates/station.mustache`), for diagnostics.
+    public var templatePath: String
+    public var sourceLinks: [SourceLink]
+}
+
+/// The Render stage: (model, routes, templates) → HTML, one page at a time so pages can be
+/// rendered in parallel and streamed to disk. Knows nothing of the file system.
+public struct PageRenderer: Sendable {
+    /// The page templates a template folder must have.
+    public static let pageTemplates = ["index", "station", "info", "checklist"]
+
+    public let site: Site
+    public let routes: Routes
+    public let library: MustacheLibrary
+    public let templatePaths: [String: String]
+    private let fileOutputPaths: [String]
+
+    public init(site: Site, routes: Routes, library: MustacheLibrary, templatePaths: [String: String]) {
+        self.site = site
+        self.routes = routes
+        self.library = library
+        self.templatePaths = templatePaths
+        self.fileOutputPaths = routes.filePaths.sorted()
+    }
+
+    /// Every page of the site, in a fixed order: index, each station and its info page, checklists.
+    public var pages: [Page] {
+        var pages: [Page] = [.index]
+        for station in site.line.stations {
+            pages.append(.station(slug: station.slug))
+            pages.append(.info(slug: station.slug))
+        }
+        for checklist in site.checklists { pages.append(.checklist(slug: checklist.slug)) }
+        return pages
+    }
+
+    /// The name by which templates refer to a file: every character that is not a letter or digit
+    /// becomes `_`, so `style.css` is `{{files.style_css}}`.
+    public static func fileKey(_ outputPath: String) -> String {
+        String(outputPath.unicodeScalars.map { $0.properties.isAlphabetic || ("0"..."9").contains($0) ? Character($0) : "_" })
+    }
+
+    public func render(_ page: Page) throws(Diagnostic) -> RenderedPage {
+        var sourceLinks: [SourceLink] = []
+        let (templateName, context) = self.context(for: page, sourceLinks: &sourceLinks)
+        let templatePath = templatePaths[templateName] ?? "\(templateName).mustache"
+        do {
+            let html = try library.render(templateName, context)
+            return RenderedPage(
+                page: page, outputPath: routes.path(of: page), html: html, templatePath: templatePath,
+                sourceLinks: sourceLinks)
+        } catch {
+            throw Diagnostic.error(
+                error.message, path: templatePaths[error.templateName] ?? error.templateName, at: error.location,
+                hint: error.hint)
+        }
+    }
+
+    // MARK: Contexts
+
+    private func markdownHTML(
+        _ source: MarkdownSource, on page: Page, sourceLinks: inout [SourceLink]
+    ) -> String {
+        let routes = self.routes
+        let rendered = Markdown.render(source.text, options: site.markdownOptions) { destination in
+            routes.rewriteContentLink(destination, writtenIn: source.contentPath, on: page)
+        }
+        for link in rendered.links {
+            sourceLinks.append(
+                SourceLink(
+                    destination: link.destination, displayPath: source.displayPath,
+                    location: SourceLocation(line: link.line + source.lineOffset, column: link.column)))
+        }
+        return rendered.html
+    }
+
+    private func common(_ page: Page, title: String?) -> [String: MustacheValue] {
+        var files: [String: MustacheValue] = [:]
+        for path in fileOutputPaths {
+            files[Self.fileKey(path)] = .string(routes.link(from: page, toFile: path))
+        }
+        let documentTitle = title.map { "\($0) — \(site.title)" } ?? site.title
+        return [
+            "site": [
+                "title": .string(site.title), "language": .string(site.language),
+                "home": .string(routes.link(from: page, to: .index)),
+            ],
+            "files": .object(files),
+            "document_title": .string(documentTitle),
+        ]
+    }
+
+    private func context(for page: Page, sourceLinks: inout [SourceLink]) -> (String, MustacheValue) {
+        switch page {
+        case .index:
+            var context = common(page, title: nil)
+            let count = site.line.stations.count
+            context["title"] = .string(site.title)
+            context["body"] = .string(markdownHTML(site.index.body, on: page, sourceLinks: &sourceLinks))
+            context["stations"] = .array(
+                site.line.stations.enumerated().map { position, station in
+                    [
+                        "title": .string(station.title), "summary": .optional(station.summary),
+                        "href": .string(routes.link(from: page, to: .station(slug: station.slug))),
+                        "position": .int(position + 1), "is_first": .bool(position == 0),
+                        "is_last": .bool(position == count - 1),
+                    ]
+                })
+            context["station_count"] = .int(count)
+            context["checklists"] = .array(
+                site.checklists.map { checklist in
+                    [
+                        "title": .string(checklist.title),
+                        "href": .string(routes.link(from: page, to: .checklist(slug: checklist.slug))),
+                    ]
+                })
+            context["has_checklists"] = .bool(!site.checklists.isEmpty)
+            context["map"] = StripMap(site: site, routes: routes, page: page).value
+            return ("index", .object(context))
+
+        case .station(let slug):
+            guard let position = site.line.stations.firstIndex(where: { $0.slug == slug }) else {
+                return ("station", .object(common(page, title: nil)))
+            }
+            let station = site.line.stations[position]
+            var context = common(page, title: station.title)
+            context["title"] = .string(station.title)
+            context["summary"] = .optional(station.summary)
+            context["position"] = .int(position + 1)
+            context["station_count"] = .int(site.line.stations.count)
+            context["info_href"] = .string(routes.link(from: page, to: .info(slug: slug)))
+            if let previous = site.line.station(before: position) {
+                context["previous"] = [
+                    "title": .string(previous.title),
+                    "href": .string(routes.link(from: page, to: .station(slug: previous.slug))),
+                ]
+            }
+            if let next = site.line.station(after: position) {
+                context["next"] = [
+                    "title": .string(next.title), "label": .string(site.nextLabel),
+                    "href": .string(routes.link(from: page, to: .station(slug: next.slug))),
+                ]
+            }
+            return ("station", .object(context))
+
+        case .info(let slug):
+            guard let station = site.line.stations.first(where: { $0.slug == slug }) else {
+                return ("info", .object(common(page, title: nil)))
+            }
+            var context = common(page, title: station.title)
+            context["title"] = .string(station.title)
+            context["done_href"] = .string(routes.link(from: page, to: .station(slug: slug)))
+            context["body"] = .string(markdownHTML(station.info.body, on: page, sourceLinks: &sourceLinks))
+            return ("info", .object(context))
+
+        case .checklist(let slug):
+            guard let checklist = site.checklists.first(where: { $0.slug == slug }) else {
+                return ("checklist", .object(common(page, title: nil)))
+            }
+            var context = common(page, title: checklist.title)
+            context["title"] = .string(checklist.title)
+            context["back"] = ["title": .string(site.title), "href": .string(routes.link(from: page, to: .index))]
+            let routes = self.routes
+            let source = checklist.body
+            let split = Markdown.splitFirstList(source.text, options: site.markdownOptions) { destination in
+                routes.rewriteContentLink(destination, writtenIn: source.contentPath, on: page)
+            }
+            for link in split?.links ?? [] {
+                sourceLinks.append(
+                    SourceLink(
+                        destination: link.destination, displayPath: source.displayPath,
+                        location: SourceLocation(line: link.line + source.lineOffset, column: link.column)))
+            }
+            context["intro"] = .string(split?.introductionHTML ?? "")
+            context["group"] = .string("\(checklist.slug)-choice")
+            let labels = split?.items.map(\.html) ?? []
+            context["rows"] = .array(
+                checklist.rows.enumerated().map { position, row in
+                    [
+                        "id": .string("\(checklist.slug)-\(row.value)"), "value": .string(row.value),
+                        "text": .string(row.text),
+                        "label": .string(position < labels.count ? labels[position] : row.text),
+                        "position": .int(position + 1),
+                    ]
+                })
+            return ("checklist", .object(context))
+        }
+    }
+}

@@ -1,0 +1,33 @@
+/// The geometry of the index page's strip map: the line drawn left (west) to right (east), with
+/// one stop per station. Templates draw it as SVG from these numbers.
+struct StripMap {
+    static let spacing = 52
+    static let margin = 22
+    static let lineY = 28
+    static let labelY = 52
+
+    let value: MustacheValue
+
+    init(site: Site, routes: Routes, page: Page) {
+        let stations = site.line.stations
+        let lastStop = Self.margin + max(0, stations.count - 1) * Self.spacing
+        let longest = stations.map(\.title.count).max() ?? 0
+        // Labels are drawn at 40° from each stop: about 6.5 px a character, cos 40° ≈ 0.77, sin 40° ≈ 0.64.
+        let labelLength = Double(min(longest, 40)) * 6.5
+        let width = lastStop + Int(labelLength * 0.77) + 12
+        let height = Self.labelY + Int(labelLength * 0.64) + 16
+        let stops: [MustacheValue] = stations.enumerated().map { position, station in
+            let x = Self.margin + position * Self.spacing
+            return [
+                "x": .int(x), "y": .int(Self.lineY), "label_y": .int(Self.labelY), "title": .string(station.title),
+                "href": .string(routes.link(from: page, to: .station(slug: station.slug))),
+                "position": .int(position + 1), "is_terminal": .bool(position == 0 || position == stations.count - 1),
+            ]
+        }
+        value = [
+            "width": .int(width), "height": .int(height), "line_y": .int(Self.lineY),
+            "line_start": .int(Self.margin), "line_end": .int(lastStop),
+            "stops": .array(stops), "has_stops": .bool(!stations.isEmpty),
+        ]
+    }
+}

@@ -1,0 +1,183 @@
+/// A page of the built site.
+public enum Page: Hashable, Sendable {
+    case index
+    case station(slug: String)
+    case info(slug: String)
+    case checklist(slug: String)
+}
+
+/// The Route stage: the one place that decides every output path and the relative link between
+/// any two. Every link is page-relative and names a file, so the site works from `file://` and
+/// under any sub-path of a host.
+public struct Routes: Sendable {
+    public private(set) var pagePaths: [Page: String] = [:]
+    /// Output path of every file that is not a page (template static files and content assets).
+    public private(set) var filePaths: Set<String> = []
+    /// Content path (`stations/03-union-square.md`, `assets/map.png`) → output path.
+    private var contentTargets: [String: String] = [:]
+
+    public static func outputPath(of page: Page) -> String {
+        switch page {
+        case .index: return "index.html"
+        case .station(let slug): return "stations/\(slug).html"
+        case .info(let slug): return "info/\(slug).html"
+        case .checklist(let slug): return "checklists/\(slug).html"
+        }
+    }
+
+    /// Lays out the site; two things claiming one output path is an error naming both.
+    public init(site: Site, staticFiles: [AssetFile], log: inout DiagnosticLog) {
+        var owners: [String: String] = [:]
+        func claim(_ path: String, by owner: String) -> Bool {
+            if let previous = owners[path.lowercased()] {
+                log.report(
+                    .error(
+                        "\(owner) and \(previous) would both be written to \(path)", path: owner,
+                        hint: "rename one of them"))
+                return false
+            }
+            owners[path.lowercased()] = owner
+            return true
+        }
+        func add(_ page: Page, owner: String, contentPath: String?) {
+            let path = Self.outputPath(of: page)
+            guard claim(path, by: owner) else { return }
+            pagePaths[page] = path
+            if let contentPath { contentTargets[contentPath] = path }
+        }
+        add(.index, owner: site.index.body.displayPath, contentPath: site.index.body.contentPath)
+        for station in site.line.stations {
+            add(.station(slug: station.slug), owner: station.sourcePath, contentPath: station.info.body.contentPath)
+            add(.info(slug: station.slug), owner: station.sourcePath + " (info page)", contentPath: nil)
+        }
+        for checklist in site.checklists {
+            add(.checklist(slug: checklist.slug), owner: checklist.body.displayPath, contentPath: checklist.body.contentPath)
+        }
+        for file in staticFiles where claim(file.outputPath, by: file.displayPath) {
+            filePaths.insert(file.outputPath)
+        }
+        for asset in site.assets where claim(asset.outputPath, by: asset.displayPath) {
+            filePaths.insert(asset.outputPath)
+            contentTargets[asset.outputPath] = asset.outputPath
+        }
+    }
+
+    public func path(of page: Page) -> String {
+        pagePaths[page] ?? Self.outputPath(of: page)
+    }
+
+    public func link(from source: Page, to target: Page) -> String {
+        Self.relativePath(from: path(of: source), to: path(of: target))
+    }
+
+    /// Link from a page to a file such as `style.css`.
+    public func link(from source: Page, toFile outputPath: String) -> String {
+        Self.relativePath(from: path(of: source), to: outputPath)
+    }
+
+    /// Rewrites a link written in Markdown at `contentPath` to another content file
+    /// (`../stations/03-union-square.md#history`, `../assets/map.png`) into a link from `page`
+    /// to that file's output. Returns nil for links that are not to content files (external, or unknown).
+    public func rewriteContentLink(_ destination: String, writtenIn contentPath: String, on page: Page) -> String? {
+        guard !destination.isEmpty, !destination.hasPrefix("#"), !destination.hasPrefix("/"),
+            !Self.hasScheme(destination)
+        else { return nil }
+        var target = destination
+        var fragment = ""
+        if let hash = target.firstIndex(of: "#") {
+            fragment = String(target[hash...])
+            target = String(target[..<hash])
+        }
+        guard let resolved = Self.resolve(target, against: contentPath), let output = contentTargets[resolved] else {
+            return nil
+        }
+        return Self.relativePath(from: path(of: page), to: output) + fragment
+    }
+
+    /// Whether a link starts with a URL scheme such as `https:` or `mailto:`.
+    public static func hasScheme(_ link: String) -> Bool {
+        guard let colon = link.firstIndex(of: ":") else { return false }
+        let scheme = link[..<colon]
+        guard let first = scheme.first, first.isLetter else { return false }
+        return scheme.allSatisfy { $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }
+    }
+
+    /// Resolves `relative` against the folder of the file `base` (both relative to one root).
+    /// Returns nil when it would climb out of the root.
+    public static func resolve(_ relative: String, against base: String) -> String? {
+        var parts = base.split(separator: "/").map(String.init)
+        if !parts.isEmpty { parts.removeLast() }
+        for component in relative.split(separator: "/", omittingEmptySubsequences: true) {
+            switch component {
+            case ".": continue
+            case "..":
+                guard !parts.isEmpty else { return nil }
+                parts.removeLast()
+            default: parts.append(String(component))
+            }
+        }
+        return parts.joined(separator: "/")
+    }
+
+    /// The relative URL from the file at `source` to the file at `target`, both relative to the
+    /// site root: `stations/a.html` → `style.css` is `../style.css`.
+    public static func relativePath(from source: String, to target: String) -> String {
+        let sourceFolders = source.split(separator: "/").dropLast()
+        let targetParts = target.split(separator: "/")
+        let targetFolders = targetParts.dropLast()
+        var common = 0
+        while common < sourceFolders.count && common < targetFolders.count
+            && sourceFolders[sourceFolders.startIndex + common] == targetFolders[targetFolders.startIndex + common]
+        {
+            common += 1
+        }
+        let ups = Array(repeating: "..", count: sourceFolders.count - common)
+        let rest = targetParts.dropFirst(common).map { percentEncoded(String($0)) }
+        return (ups + rest).joined(separator: "/")
+    }
+
+    /// Percent-encodes a path component for use in an `href`: everything but unreserved characters.
+    public static func percentEncoded(_ component: String) -> String {
+        var encoded = ""
+        for byte in component.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"):
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = Array("0123456789ABCDEF".unicodeScalars)
+                encoded.unicodeScalars.append("%")
+                encoded.unicodeScalars.append(hex[Int(byte >> 4)])
+                encoded.unicodeScalars.append(hex[Int(byte & 0x0F)])
+            }
+        }
+        return encoded
+    }
+
+    /// Reverses `percentEncoded` (and any other `%XX` escapes); nil for malformed escapes.
+    public static func percentDecoded(_ text: String) -> String? {
+        var bytes: [UInt8] = []
+        var iterator = text.utf8.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                return nil
+            }
+            bytes.append(high << 4 | low)
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+}

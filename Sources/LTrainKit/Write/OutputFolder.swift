@@ -1,0 +1,267 @@
+import CLTrainSystem
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The Write stage. A build writes into a staging folder beside the output; unchanged files are
+/// hard links to the previous output's files (same inode and mtime), changed ones are new files.
+/// Only when everything succeeded are the two folders swapped in one atomic `renameat2` exchange,
+/// so the output is always the complete old site or the complete new one.
+public final class OutputFolder: Sendable {
+    public let path: String
+    let stagingPath: String
+    private let previous: Manifest
+    private let state = Mutex(WriteState())
+
+    struct WriteState {
+        var manifest = Manifest()
+        var written = 0
+        var unchanged = 0
+    }
+
+    public struct Summary: Sendable, Equatable {
+        public var written: Int
+        public var unchanged: Int
+        public var removed: Int
+    }
+
+    /// Validates the output folder and prepares an empty staging folder beside it.
+    /// `protected` are folders the output may not be, contain or lie inside (content, templates).
+    public init(path: String, protecting protected: [String], force: Bool) throws(BuildFailure) {
+        self.path = path
+        var log = DiagnosticLog()
+        let absolute = Self.absolute(path)
+        let name = (absolute as NSString).lastPathComponent
+        let parent = (absolute as NSString).deletingLastPathComponent
+        self.stagingPath = joinPath(parent, ".\(name).ltrain-staging")
+
+        let kind = FileSystem.kind(of: path, followingLinks: true)
+        if kind != .directory && kind != .missing {
+            throw BuildFailure([
+                .error("the output folder is a file, not a folder", path: path, hint: "name a folder with --output DIR")
+            ])
+        }
+        if FileSystem.kind(of: path) == .symbolicLink {
+            throw BuildFailure([
+                .error(
+                    "the output folder is a symbolic link; ltrain replaces the folder itself and will not follow it",
+                    path: path, hint: "name the real folder with --output DIR")
+            ])
+        }
+        let resolvedOutput = Self.canonical(absolute)
+        for folder in protected {
+            guard let real = FileSystem.realPath(folder) else { continue }
+            if FileSystem.isInside(real, resolvedOutput) || FileSystem.isInside(resolvedOutput, real) {
+                let relation =
+                    real == resolvedOutput
+                    ? "is" : (FileSystem.isInside(real, resolvedOutput) ? "contains" : "is inside")
+                throw BuildFailure([
+                    .error(
+                        "the output folder \(relation) the source folder \(folder); building would overwrite your sources",
+                        path: path, hint: "choose another output folder, e.g. --output _site")
+                ])
+            }
+        }
+        if resolvedOutput == "/" || resolvedOutput == Self.canonical(NSHomeDirectory()) {
+            throw BuildFailure([
+                .error("refusing to replace \(resolvedOutput) with the site", path: path, hint: "choose --output _site")
+            ])
+        }
+
+        // The previous build's manifest says which files are ltrain's; any other file blocks the build.
+        var previous = Manifest()
+        if kind == .directory {
+            let manifestPath = joinPath(path, Manifest.fileName)
+            if let bytes = try? FileSystem.read(manifestPath, limit: 256 * 1_048_576),
+                let manifest = Manifest(text: String(decoding: bytes, as: UTF8.self))
+            {
+                previous = manifest
+            }
+            let foreign = Self.allFiles(in: path).filter { $0 != Manifest.fileName && previous.entries[$0] == nil }
+            if !foreign.isEmpty && !force {
+                let shown = foreign.prefix(8).joined(separator: ", ")
+                let more = foreign.count > 8 ? " and \(foreign.count - 8) more" : ""
+                log.report(
+                    .error(
+                        "the output folder holds \(foreign.count) file(s) that ltrain did not write: \(shown)\(more)",
+                        path: path,
+                        hint:
+                            "move them out of the way, or build with --force to replace the folder and delete them"))
+                throw BuildFailure(log.diagnostics)
+            }
+        }
+        self.previous = previous
+
+        // A staging folder left by a build that was killed is ltrain's own leftover: remove it.
+        try? FileManager.default.removeItem(atPath: stagingPath)
+        do {
+            try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: stagingPath, withIntermediateDirectories: false)
+        } catch {
+            throw BuildFailure([
+                .error(
+                    "cannot create the staging folder \(stagingPath): \(error.localizedDescription)", path: path,
+                    hint: "check that the folder containing the output is writable")
+            ])
+        }
+    }
+
+    private static func absolute(_ path: String) -> String {
+        let joined = path.hasPrefix("/") ? path : joinPath(FileManager.default.currentDirectoryPath, path)
+        return (joined as NSString).standardizingPath
+    }
+
+    /// The canonical path of a folder that may not exist yet (its nearest existing parent resolved).
+    private static func canonical(_ absolute: String) -> String {
+        if let real = FileSystem.realPath(absolute) { return real }
+        let parent = (absolute as NSString).deletingLastPathComponent
+        guard parent != absolute else { return absolute }
+        return joinPath(canonical(parent), (absolute as NSString).lastPathComponent)
+    }
+
+    /// Every file below `folder`, as paths relative to it.
+    static func allFiles(in folder: String) -> [String] {
+        guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return [] }
+        var files: [String] = []
+        while let relative = enumerator.nextObject() as? String {
+            let kind = FileSystem.kind(of: joinPath(folder, relative))
+            if kind != .directory { files.append(relative) }
+        }
+        return files.sorted()
+    }
+
+    /// Creates the folders the given output paths need inside the staging folder, once, before
+    /// files are written from several threads.
+    public func createFolders(for outputPaths: [String]) throws(BuildFailure) {
+        var folders: Set<String> = []
+        for outputPath in outputPaths {
+            var parts = outputPath.split(separator: "/").dropLast()
+            while !parts.isEmpty {
+                folders.insert(parts.joined(separator: "/"))
+                parts = parts.dropLast()
+            }
+        }
+        for folder in folders.sorted() {
+            let target = joinPath(stagingPath, folder)
+            if mkdir(target, 0o755) != 0 && errno != EEXIST {
+                throw BuildFailure([.error("cannot create \(target): \(FileSystem.describe(errno: errno))")])
+            }
+        }
+    }
+
+    /// Writes one file of the new site: a hard link to the previous file when the bytes are the
+    /// same, a new file otherwise. Safe to call from several threads for different paths.
+    public func write(_ bytes: UnsafeRawBufferPointer, to outputPath: String) throws(Diagnostic) {
+        let hash = ContentHash(bytes)
+        let target = joinPath(stagingPath, outputPath)
+        if let old = previous.entries[outputPath], old.hash == hash, old.size == bytes.count {
+            let oldPath = joinPath(path, outputPath)
+            var info = stat()
+            if lstat(oldPath, &info) == 0, Int(info.st_size) == old.size, Self.modified(info) == old.modified,
+                link(oldPath, target) == 0
+            {
+                state.withLock { state in
+                    state.manifest.entries[outputPath] = old
+                    state.unchanged += 1
+                }
+                return
+            }
+        }
+        let descriptor = open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw Diagnostic.error("cannot write \(target): \(FileSystem.describe(errno: errno))")
+        }
+        var offset = 0
+        while offset < bytes.count {
+            // `offset < bytes.count` keeps the pointer inside the buffer; an empty buffer never enters.
+            let count = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else {
+                let code = errno
+                close(descriptor)
+                throw Diagnostic.error("cannot write \(target): \(FileSystem.describe(errno: code))")
+            }
+            offset += count
+        }
+        var info = stat()
+        let statResult = fstat(descriptor, &info)
+        close(descriptor)
+        guard statResult == 0 else {
+            throw Diagnostic.error("cannot write \(target): \(FileSystem.describe(errno: errno))")
+        }
+        let entry = Manifest.Entry(hash: hash, size: bytes.count, modified: Self.modified(info))
+        state.withLock { state in
+            state.manifest.entries[outputPath] = entry
+            state.written += 1
+        }
+    }
+
+    public func write(_ text: String, to outputPath: String) throws(Diagnostic) {
+        var text = text
+        let result = text.withUTF8 { buffer in
+            Result { () throws(Diagnostic) in try write(UnsafeRawBufferPointer(buffer), to: outputPath) }
+        }
+        try result.get()
+    }
+
+    public func write(_ bytes: [UInt8], to outputPath: String) throws(Diagnostic) {
+        let result = bytes.withUnsafeBytes { buffer in
+            Result { () throws(Diagnostic) in try write(buffer, to: outputPath) }
+        }
+        try result.get()
+    }
+
+    private static func modified(_ info: stat) -> Int64 {
+        Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+    }
+
+    /// Puts the new site in place of the old one atomically, then removes the old one.
+    public func commit() throws(BuildFailure) -> Summary {
+        let (manifest, written, unchanged) = state.withLock { ($0.manifest, $0.written, $0.unchanged) }
+        do {
+            try write(manifest.text, to: Manifest.fileName)
+        } catch {
+            abandon()
+            throw BuildFailure([error])
+        }
+        let removed = previous.entries.keys.filter { manifest.entries[$0] == nil }.count
+        if FileSystem.kind(of: path) == .directory {
+            if ltrain_exchange_paths(stagingPath, path) != 0 {
+                let code = errno
+                // Filesystems without RENAME_EXCHANGE: two renames, the shortest window we can get.
+                guard code == EINVAL || code == ENOSYS else {
+                    abandon()
+                    throw BuildFailure([
+                        .error("cannot put the new site in place: \(FileSystem.describe(errno: code))", path: path)
+                    ])
+                }
+                let aside = stagingPath + "-old"
+                try? FileManager.default.removeItem(atPath: aside)
+                guard rename(path, aside) == 0, rename(stagingPath, path) == 0 else {
+                    throw BuildFailure([
+                        .error("cannot put the new site in place: \(FileSystem.describe(errno: errno))", path: path)
+                    ])
+                }
+                try? FileManager.default.removeItem(atPath: aside)
+                return Summary(written: written, unchanged: unchanged, removed: removed)
+            }
+            // The staging path now holds the previous site.
+            try? FileManager.default.removeItem(atPath: stagingPath)
+        } else if rename(stagingPath, path) != 0 {
+            let code = errno
+            abandon()
+            throw BuildFailure([
+                .error("cannot put the new site in place: \(FileSystem.describe(errno: code))", path: path)
+            ])
+        }
+        return Summary(written: written, unchanged: unchanged, removed: removed)
+    }
+
+    /// Drops the staging folder; the previous output stays exactly as it was.
+    public func abandon() {
+        try? FileManager.default.removeItem(atPath: stagingPath)
+    }
+}
