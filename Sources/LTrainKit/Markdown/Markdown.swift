@@ -1,4 +1,5 @@
 import CCmark
+import Foundation
 
 #if canImport(Glibc)
     import Glibc
@@ -65,7 +66,9 @@ public enum Markdown {
     ) -> RenderedMarkdown {
         withDocument(text, options: options) { document in
             let links = prepareLinks(in: document, options: options, rewriteLink: rewriteLink)
-            return RenderedMarkdown(html: html(of: document, options: options), links: links)
+            demoteHeadingsBelowTitle(in: document)
+            let headings = headingIDs(in: document)
+            return RenderedMarkdown(html: addingHeadingIDs(headings, to: html(of: document, options: options)), links: links)
         }
     }
 
@@ -89,8 +92,11 @@ public enum Markdown {
             }
             cmark_node_unlink(list)
             cmark_node_free(list)
+            demoteHeadingsBelowTitle(in: document)
+            let headings = headingIDs(in: document)
             return MarkdownListDocument(
-                introductionHTML: html(of: document, options: options), items: items, links: links)
+                introductionHTML: addingHeadingIDs(headings, to: html(of: document, options: options)), items: items,
+                links: links)
         }
     }
 
@@ -117,6 +123,74 @@ public enum Markdown {
         guard let buffer = cmark_render_html(node, renderOptions) else { return "" }
         defer { free(buffer) }
         return String(cString: buffer)
+    }
+
+    /// The page's title is its one `<h1>`: when the Markdown has level-1 headings, every heading
+    /// moves down one level (`#` → `<h2>`, `##` → `<h3>`, at most `<h6>`).
+    private static func demoteHeadingsBelowTitle(in document: OpaquePointer) {
+        var headings: [OpaquePointer] = []
+        forEachHeading(in: document) { headings.append($0) }
+        guard headings.contains(where: { cmark_node_get_heading_level($0) == 1 }) else { return }
+        for heading in headings {
+            cmark_node_set_heading_level(heading, min(6, cmark_node_get_heading_level(heading) + 1))
+        }
+    }
+
+    /// Visits headings in document order, inside block quotes and list items too.
+    private static func forEachHeading(in document: OpaquePointer, _ body: (OpaquePointer) -> Void) {
+        var node = cmark_node_first_child(document)
+        var stack: [OpaquePointer] = []
+        while let current = node {
+            if cmark_node_get_type(current) == CMARK_NODE_HEADING {
+                body(current)
+                node = cmark_node_next(current)
+            } else if let child = cmark_node_first_child(current),
+                cmark_node_get_type(child).rawValue < CMARK_NODE_FIRST_INLINE.rawValue
+            {
+                if let next = cmark_node_next(current) { stack.append(next) }
+                node = child
+            } else {
+                node = cmark_node_next(current)
+            }
+            if node == nil { node = stack.popLast() }
+        }
+    }
+
+    /// An id for every heading, from its text (`## When it opened` → `when-it-opened`), unique in the
+    /// document, so `#fragment` links to headings work.
+    private static func headingIDs(in document: OpaquePointer) -> [(level: Int, id: String)] {
+        var headings: [(Int, String)] = []
+        var used: Set<String> = []
+        forEachHeading(in: document) { heading in
+            var base = slugify(plainText(of: heading))
+            if base.isEmpty { base = "section" }
+            var id = base
+            var suffix = 2
+            while !used.insert(id).inserted {
+                id = "\(base)-\(suffix)"
+                suffix += 1
+            }
+            headings.append((Int(cmark_node_get_heading_level(heading)), id))
+        }
+        return headings
+    }
+
+    /// cmark writes headings as a bare `<hN>`; give each its id, in document order. When raw HTML
+    /// makes the count differ, the HTML is left as it is rather than guess.
+    private static func addingHeadingIDs(_ headings: [(level: Int, id: String)], to html: String) -> String {
+        guard !headings.isEmpty else { return html }
+        var result = ""
+        result.reserveCapacity(html.utf8.count + headings.count * 24)
+        var rest = Substring(html)
+        for heading in headings {
+            let tag = "<h\(heading.level)>"
+            guard let range = rest.range(of: tag) else { return html }
+            result += rest[..<range.lowerBound]
+            result += "<h\(heading.level) id=\"\(heading.id)\">"
+            rest = rest[range.upperBound...]
+        }
+        result += rest
+        return result
     }
 
     private static func listItem(_ item: OpaquePointer, options: MarkdownOptions) -> MarkdownListDocument.Item {

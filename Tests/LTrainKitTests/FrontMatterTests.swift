@@ -1,0 +1,97 @@
+import Testing
+
+@testable import LTrainKit
+
+@Suite struct FrontMatterTests {
+    @Test func splitsFrontMatterFromBodyWithFileLineNumbers() throws {
+        let document = try FrontMatterDocument.parse("---\ntitle: Union Square\nsummary: \"Busy\"\n---\nBody\n")
+        #expect(document.body == "Body\n")
+        #expect(document.bodyLineOffset == 4)
+        guard case .mapping(let pairs, _)? = document.frontMatter else {
+            Issue.record("front matter is not a mapping")
+            return
+        }
+        #expect(pairs.map(\.key) == ["title", "summary"])
+        #expect(pairs.map(\.keyLocation) == [SourceLocation(line: 2, column: 1), SourceLocation(line: 3, column: 1)])
+        #expect(pairs[0].value == .scalar("Union Square", isPlain: true, SourceLocation(line: 2, column: 8)))
+        #expect(pairs[1].value == .scalar("Busy", isPlain: false, SourceLocation(line: 3, column: 10)))
+    }
+
+    @Test func fileWithoutFrontMatterIsAllBody() throws {
+        let document = try FrontMatterDocument.parse("# Title\n---\n")
+        #expect(document.frontMatter == nil)
+        #expect(document.body == "# Title\n---\n")
+        #expect(document.bodyLineOffset == 0)
+    }
+
+    @Test func windowsLineEndingsAndDotsFence() throws {
+        let document = try FrontMatterDocument.parse("---\r\ntitle: A\r\n...\r\nBody")
+        #expect(document.body == "Body")
+        #expect(document.bodyLineOffset == 3)
+    }
+
+    @Test func unclosedFrontMatter() {
+        #expect {
+            _ = try FrontMatterDocument.parse("---\ntitle: A\nBody text\n")
+        } throws: { error in
+            (error as? YAMLError)?.message == "front matter opened with '---' is never closed"
+                && (error as? YAMLError)?.location == SourceLocation(line: 1, column: 1)
+        }
+    }
+
+    @Test func syntaxErrorsCarryTheWholeFilesLineAndColumn() {
+        do {
+            _ = try FrontMatterDocument.parse("---\ntitle: A\nsummary: [unclosed\n---\n")
+            Issue.record("expected a YAML error")
+        } catch {
+            #expect(error.message.hasPrefix("YAML syntax error:"))
+            #expect(error.location.line == 4)
+        }
+        do {
+            _ = try FrontMatterDocument.parse("---\ntitle: A\n  bad: indent\n---\n")
+            Issue.record("expected a YAML error")
+        } catch {
+            #expect(error.location == SourceLocation(line: 3, column: 6))
+        }
+    }
+
+    @Test func aliasesAreRefusedSoAliasBombsCannotExpand() {
+        let bomb = """
+            ---
+            a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]
+            b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]
+            c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]
+            title: *c
+            ---
+            """
+        do {
+            _ = try FrontMatterDocument.parse(bomb)
+            Issue.record("expected the alias to be refused")
+        } catch {
+            #expect(error.message == "YAML aliases (*name) are not allowed in front matter")
+            #expect(error.location == SourceLocation(line: 3, column: 8))
+        }
+    }
+
+    @Test func nestingIsBounded() {
+        let deep = "---\nx: " + String(repeating: "[", count: 40) + String(repeating: "]", count: 40) + "\n---\n"
+        #expect(throws: YAMLError.self) { _ = try FrontMatterDocument.parse(deep) }
+    }
+
+    @Test func duplicateKeysAreAnError() {
+        do {
+            _ = try FrontMatterDocument.parse("---\ntitle: A\ntitle: B\n---\n")
+            Issue.record("expected a duplicate key error")
+        } catch {
+            #expect(error.message == "key 'title' appears twice")
+            #expect(error.location == SourceLocation(line: 3, column: 1))
+        }
+    }
+
+    @Test func sourceTextFindsNULAndInvalidUTF8() {
+        #expect(SourceText.firstProblem(in: Array("ab\nc\0".utf8)) == .nulByte(SourceLocation(line: 2, column: 2)))
+        #expect(SourceText.firstProblem(in: [0x61, 0x0A, 0x62, 0xC3, 0x28]) == .invalidUTF8(SourceLocation(line: 2, column: 2)))
+        #expect(SourceText.firstProblem(in: [0xED, 0xA0, 0x80]) == .invalidUTF8(SourceLocation(line: 1, column: 1)))
+        #expect(SourceText.firstProblem(in: Array("Étouffée ✓ 🚇".utf8)) == nil)
+    }
+}

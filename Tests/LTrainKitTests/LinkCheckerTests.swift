@@ -1,0 +1,65 @@
+import Testing
+
+@testable import LTrainKit
+
+@Suite struct LinkCheckerTests {
+    @Test func scannerReadsLinksAndIDs() {
+        let html = """
+            <a href="a.html" id=top>x</a><img src='p.png' alt="a > b"><!-- <a href="no.html"> -->
+            <script>var s = '<a href="nope.html">';</script><h2 id="q&amp;a">Q</h2><a name=old href="x.html?y=1&amp;z=2#f">
+            """
+        let scanned = HTMLScanner.scan(html)
+        #expect(scanned.links == ["a.html", "p.png", "x.html?y=1&z=2#f"])
+        #expect(scanned.ids == ["top", "q&a", "old"])
+    }
+
+    func verdict(_ link: String, on page: String = "stations/a.html") -> LinkChecker.Verdict {
+        let files: Set<String> = ["index.html", "stations/a.html", "stations/b.html", "style.css", "assets/a b.png"]
+        let ids = ["stations/b.html": Set(["history"])]
+        return LinkChecker.judge(link, on: page, files: files, ids: { ids[$0] }, ownIDs: ["here"])
+    }
+
+    @Test func judgesLinks() {
+        #expect(verdict("b.html") == .fine)
+        #expect(verdict("../style.css") == .fine)
+        #expect(verdict("../assets/a%20b.png") == .fine)
+        #expect(verdict("b.html#history") == .fine)
+        #expect(verdict("#here") == .fine)
+        #expect(verdict("https://example.org/") == .external)
+        #expect(verdict("mailto:a@example.org") == .external)
+        guard case .broken(let missing, _) = verdict("c.html") else {
+            Issue.record("c.html should be broken")
+            return
+        }
+        #expect(missing == "link 'c.html' points to stations/c.html, which is not in the site")
+        guard case .broken(let fragment, _) = verdict("b.html#nowhere") else {
+            Issue.record("missing fragment should be broken")
+            return
+        }
+        #expect(fragment == "link 'b.html#nowhere' points to '#nowhere', which is not on stations/b.html")
+        guard case .broken(let absolute, _) = verdict("/stations/b.html") else {
+            Issue.record("root-absolute link should be broken")
+            return
+        }
+        #expect(absolute.contains("starts at the root of the host"))
+        if case .fine = verdict("../../index.html") { Issue.record("climbing out of the site should be broken") }
+        if case .fine = verdict("#elsewhere") { Issue.record("missing own fragment should be broken") }
+    }
+
+    @Test func brokenMarkdownLinkNamesItsSourceLine() {
+        let page = PageLinks(
+            outputPath: "info/a.html", html: #"<a href="../stations/zz.html">x</a><a href="../index.html">i</a>"#,
+            templatePath: "templates/info.mustache",
+            sourceLinks: [
+                SourceLink(
+                    destination: "../stations/zz.html", displayPath: "content/stations/01-a.md",
+                    location: SourceLocation(line: 7, column: 5))
+            ])
+        var log = DiagnosticLog()
+        _ = LinkChecker.check([page], files: ["info/a.html", "index.html"], log: &log)
+        #expect(
+            log.diagnostics.map(\.description) == [
+                "content/stations/01-a.md:7:5: error: link '../stations/zz.html' points to stations/zz.html, which is not in the site\n  hint: check the path; it is relative to the page it appears on"
+            ])
+    }
+}

@@ -1,0 +1,84 @@
+import Testing
+
+@testable import LTrainKit
+
+@Suite struct MarkdownTests {
+    @Test func rendersCommonMarkWithUTF8() {
+        let html = Markdown.render("# Étouffée\n\n*Bubba* Gump — **shrimp**").html
+        #expect(html == "<h2 id=\"etouffee\">Étouffée</h2>\n<p><em>Bubba</em> Gump — <strong>shrimp</strong></p>\n")
+    }
+
+    @Test func levelOneHeadingsMoveBelowThePageTitle() {
+        let html = Markdown.render("# Top\n\n## Under\n\n###### Deepest").html
+        #expect(html.contains(#"<h2 id="top">Top</h2>"#))
+        #expect(html.contains(#"<h3 id="under">Under</h3>"#))
+        #expect(html.contains(#"<h6 id="deepest">Deepest</h6>"#))
+        #expect(!html.contains("<h1"))
+    }
+
+    @Test func headingsGetUniqueIDs() {
+        let html = Markdown.render("## When it opened\n\n> ### Quote `code`\n\n## When it opened\n\n```\n<h2>not a heading</h2>\n```").html
+        #expect(html.contains(#"<h2 id="when-it-opened">When it opened</h2>"#))
+        #expect(html.contains(#"<h3 id="quote-code">Quote <code>code</code></h3>"#))
+        #expect(html.contains(#"<h2 id="when-it-opened-2">When it opened</h2>"#))
+        #expect(html.contains("&lt;h2&gt;not a heading"))
+    }
+
+    @Test func rawHTMLIsOmittedByDefault() {
+        let html = Markdown.render("<script>alert(1)</script>\n\nText <img src=x onerror=alert(1)> here").html
+        #expect(!html.contains("<script"))
+        #expect(!html.contains("onerror"))
+        #expect(html.contains("<!-- raw HTML omitted -->"))
+        #expect(html.contains("Text"))
+    }
+
+    @Test func dangerousLinksAreEmptiedByDefault() {
+        let source = "[a](javascript:alert(1)) [b](VBScript:x) [c](data:text/html;base64,PHNjcmlwdD4=) [d](java%0Ascript:x)"
+        let rendered = Markdown.render(source)
+        #expect(!rendered.html.lowercased().contains("javascript:"))
+        #expect(!rendered.html.lowercased().contains("vbscript:"))
+        #expect(!rendered.html.contains("data:"))
+        #expect(rendered.html.contains(#"<a href="">a</a>"#))
+    }
+
+    @Test func unsafeModeIsAnOptIn() {
+        let options = MarkdownOptions(allowsUnsafeHTML: true)
+        let html = Markdown.render("<aside>raw</aside>\n\n[x](javascript:go())", options: options).html
+        #expect(html.contains("<aside>raw</aside>"))
+        #expect(html.contains("javascript:go()"))
+    }
+
+    @Test func linksAreCollectedWithTheirLines() {
+        let rendered = Markdown.render("Intro\n\nSee [two](02-b.md) and\n![map](../assets/map.png).")
+        #expect(rendered.links.map(\.destination) == ["02-b.md", "../assets/map.png"])
+        #expect(rendered.links.map(\.line) == [3, 4])
+        #expect(rendered.links.map(\.isImage) == [false, true])
+    }
+
+    @Test func linksCanBeRewritten() {
+        let rendered = Markdown.render("[next](02-b.md#top) [out](https://example.org)") { destination in
+            destination.hasPrefix("02-b.md") ? "b.html#top" : nil
+        }
+        #expect(rendered.html.contains(#"<a href="b.html#top">next</a>"#))
+        #expect(rendered.html.contains(#"<a href="https://example.org">out</a>"#))
+    }
+
+    @Test func firstListIsSplitOffForChecklists() throws {
+        let list = try #require(Markdown.splitFirstList("Pick one.\n\n- Who *Hash*\n- Étouffée\n\nAfter.\n\n- second list"))
+        #expect(list.items.map(\.text) == ["Who Hash", "Étouffée"])
+        #expect(list.items.map(\.html) == ["Who <em>Hash</em>", "Étouffée"])
+        #expect(list.items.map(\.line) == [3, 4])
+        #expect(list.introductionHTML.contains("<p>Pick one.</p>"))
+        #expect(list.introductionHTML.contains("second list"))
+        #expect(!list.introductionHTML.contains("Hash"))
+    }
+
+    @Test func documentWithoutListHasNoChecklist() {
+        #expect(Markdown.splitFirstList("Just a paragraph.\n\n## Heading") == nil)
+    }
+
+    @Test func deeplyNestedMarkdownRenders() {
+        let nested = String(repeating: "> ", count: 500) + "deep\n" + String(repeating: "- ", count: 200) + "item"
+        #expect(Markdown.render(nested).html.contains("deep"))
+    }
+}

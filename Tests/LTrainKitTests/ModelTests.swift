@@ -1,0 +1,133 @@
+import Testing
+
+@testable import LTrainKit
+
+/// Builds content files in memory, as the Load stage would hand them over.
+func contentFile(_ relativePath: String, _ text: String) throws -> ContentFile {
+    ContentFile(
+        displayPath: "content/\(relativePath)", relativePath: relativePath,
+        document: try FrontMatterDocument.parse(text))
+}
+
+func station(_ name: String, title: String, extra: String = "") throws -> ContentFile {
+    try contentFile("stations/\(name)", "---\ntitle: \(title)\n\(extra)---\nAbout \(title).\n")
+}
+
+func loadedContent(stations: [ContentFile], checklists: [ContentFile] = []) throws -> LoadedContent {
+    LoadedContent(
+        index: try contentFile("index.md", "---\ntitle: Test Line\n---\nHello.\n"), stations: stations,
+        checklists: checklists, assets: [])
+}
+
+@Suite struct ModelTests {
+    @Test func stationsAreOrderedByNumberNaturally() throws {
+        let content = try loadedContent(stations: [
+            try station("10-ten.md", title: "Ten"), try station("2-two.md", title: "Two"),
+            try station("01-one.md", title: "One"),
+        ])
+        var log = DiagnosticLog()
+        let site = try #require(SiteBuilder.build(content, log: &log))
+        #expect(site.line.stations.map(\.title) == ["One", "Two", "Ten"])
+        #expect(site.line.stations.map(\.number) == [1, 2, 10])
+        #expect(site.line.stations.map(\.slug) == ["one", "two", "ten"])
+        #expect(site.line.station(before: 0) == nil)
+        #expect(site.line.station(after: 2) == nil)
+        #expect(site.line.station(after: 0)?.title == "Two")
+    }
+
+    @Test func frontMatterSlugOverridesTheFileName() throws {
+        let content = try loadedContent(stations: [try station("01-x.md", title: "Union Sq", extra: "slug: union-square\n")])
+        var log = DiagnosticLog()
+        let site = try #require(SiteBuilder.build(content, log: &log))
+        #expect(site.line.stations.first?.slug == "union-square")
+    }
+
+    @Test func siteSettingsComeFromTheIndex() throws {
+        var content = try loadedContent(stations: [])
+        content.index = try contentFile("index.md", "---\ntitle: Tram\nnext_label: Onward\nlanguage: pt\n---\n")
+        var log = DiagnosticLog()
+        let site = try #require(SiteBuilder.build(content, log: &log))
+        #expect(site.title == "Tram")
+        #expect(site.nextLabel == "Onward")
+        #expect(site.language == "pt")
+        #expect(site.markdownOptions.allowsUnsafeHTML == false)
+    }
+
+    @Test func checklistRowsComeFromTheFirstList() throws {
+        let checklist = try contentFile(
+            "checklists/check-one.md", "---\ntitle: Check One\n---\nPick.\n\n- Who Hash\n- Bubba Gump Shrimp Étouffée\n- Who Hash\n")
+        let content = try loadedContent(stations: [], checklists: [checklist])
+        var log = DiagnosticLog()
+        let site = try #require(SiteBuilder.build(content, log: &log))
+        let rows = try #require(site.checklists.first?.rows)
+        #expect(rows.map(\.text) == ["Who Hash", "Bubba Gump Shrimp Étouffée", "Who Hash"])
+        #expect(rows.map(\.value) == ["who-hash", "bubba-gump-shrimp-etouffee", "who-hash-2"])
+        #expect(rows.map(\.line) == [6, 7, 8])
+    }
+
+    @Test func slugify() {
+        #expect(LTrainKit.slugify("Bubba Gump Shrimp Étouffée") == "bubba-gump-shrimp-etouffee")
+        #expect(LTrainKit.slugify("  Q & A <Street> ") == "q-a-street")
+        #expect(LTrainKit.slugify("東京") == "")
+    }
+
+    @Test func stationFileNames() {
+        #expect(SiteBuilder.parseStationFileName("03-union-square.md")! == (3, "union-square"))
+        #expect(SiteBuilder.parseStationFileName("union-square.md") == nil)
+        #expect(SiteBuilder.parseStationFileName("03-.md") == nil)
+        #expect(SiteBuilder.parseStationFileName("x3-a.md") == nil)
+    }
+
+    @Test func slugsThatCouldLeaveTheirFolderAreRefused() {
+        for bad in ["../up", "a/b", "..", ".hidden", "sp ace", "", "-dash", "a\\b", "%2e%2e"] {
+            #expect(!SiteBuilder.isValidSlug(bad), "\(bad) should be refused")
+        }
+        for good in ["union-square", "a_b", "Stop10"] {
+            #expect(SiteBuilder.isValidSlug(good))
+        }
+    }
+
+    func errors(_ content: LoadedContent) -> [String] {
+        var log = DiagnosticLog()
+        _ = SiteBuilder.build(content, log: &log)
+        return log.diagnostics.map(\.description)
+    }
+
+    @Test func missingAndWronglyTypedTitles() throws {
+        let messages = errors(
+            try loadedContent(stations: [
+                try contentFile("stations/01-a.md", "---\nsummary: x\n---\n"),
+                try contentFile("stations/02-b.md", "---\ntitle: [Union, Square]\n---\n"),
+                try contentFile("stations/03-c.md", "No front matter here.\n"),
+            ]))
+        #expect(
+            messages == [
+                "content/stations/01-a.md:2:1: error: missing 'title' in front matter\n  hint: add a line 'title: …' to the front matter",
+                "content/stations/02-b.md:2:8: error: 'title' must be a string, found a list\n  hint: put the value in quotes: title: \"…\"",
+                "content/stations/03-c.md:1:1: error: missing 'title' in front matter\n  hint: start the file with three lines: '---', 'title: …', '---'",
+            ])
+    }
+
+    @Test func duplicateSlugsNameBothFiles() throws {
+        let messages = errors(
+            try loadedContent(stations: [
+                try station("01-union-square.md", title: "A"), try station("02-x.md", title: "B", extra: "slug: union-square\n"),
+            ]))
+        #expect(
+            messages == [
+                "content/stations/02-x.md:3:7: error: two stations have the slug 'union-square': content/stations/01-union-square.md and content/stations/02-x.md\n  hint: give one of them another file name or a 'slug:' in its front matter"
+            ])
+    }
+
+    @Test func unknownKeysWarnOnce() throws {
+        var log = DiagnosticLog()
+        let site = SiteBuilder.build(
+            try loadedContent(stations: [try station("01-a.md", title: "A", extra: "colour: grey\n")]), log: &log)
+        #expect(site != nil)
+        #expect(log.errors.isEmpty)
+        #expect(
+            log.warnings.map(\.description) == [
+                "content/stations/01-a.md:3:1: warning: unknown front-matter key 'colour' is ignored\n  hint: station front matter understands: slug, summary, title"
+            ])
+    }
+}

@@ -1,0 +1,161 @@
+import Testing
+
+@testable import LTrainKit
+
+/// The engine's own tests, one or more per area of the Mustache spec, so a machine without the
+/// spec files still tests every feature ltrain's templates rely on.
+@Suite struct MustacheEngineTests {
+    func render(_ template: String, _ data: MustacheValue = [:], partials: [String: String] = [:]) throws -> String {
+        var sources = partials
+        sources["main"] = template
+        return try MustacheLibrary(sources: sources).render("main", data)
+    }
+
+    // MARK: Interpolation
+
+    @Test func escapesHTMLInValues() throws {
+        let output = try render("<h1>{{title}}</h1>", ["title": "Q & A <Street> \"quoted\" 'single'"])
+        #expect(output == "<h1>Q &amp; A &lt;Street&gt; &quot;quoted&quot; &#39;single&#39;</h1>")
+    }
+
+    @Test func rawFormsDoNotEscape() throws {
+        #expect(try render("{{{html}}}|{{& html}}", ["html": "<b>&</b>"]) == "<b>&</b>|<b>&</b>")
+    }
+
+    @Test func numbersBooleansAndMissingValues() throws {
+        #expect(try render("{{a}} {{b}} {{c}} [{{missing}}]", ["a": 85, "b": .double(1.21), "c": true]) == "85 1.21 true []")
+    }
+
+    @Test func dottedNamesResolveFromTheFirstPartOnly() throws {
+        let data: MustacheValue = ["a": ["b": [:]], "b": ["c": "ERROR"]]
+        #expect(try render("{{#a}}[{{b.c}}]{{/a}}", data) == "[]")
+        #expect(try render("{{person.name}}", ["person": ["name": "Joe"]]) == "Joe")
+    }
+
+    @Test func nonASCIIAndWhitespaceInTags() throws {
+        #expect(try render("{{  name  }} Étouffée", ["name": "Bubba Gump Shrimp"]) == "Bubba Gump Shrimp Étouffée")
+    }
+
+    // MARK: Sections
+
+    @Test func sectionsIterateListsAndPushObjects() throws {
+        let data: MustacheValue = ["rows": [["t": "a"], ["t": "b"]], "one": ["t": "x"], "no": false]
+        #expect(try render("{{#rows}}<{{t}}>{{/rows}}{{#one}}{{t}}{{/one}}{{#no}}hidden{{/no}}", data) == "<a><b>x")
+    }
+
+    @Test func implicitIteratorAndScalarSections() throws {
+        #expect(try render("{{#list}}{{.}},{{/list}}", ["list": ["a", "b"]]) == "a,b,")
+        #expect(try render("{{#name}}[{{.}}]{{/name}}", ["name": "Joe"]) == "[Joe]")
+    }
+
+    @Test func invertedSectionsRenderForFalseyValues() throws {
+        let data: MustacheValue = ["empty": [], "no": false, "yes": true]
+        #expect(try render("{{^empty}}E{{/empty}}{{^no}}N{{/no}}{{^missing}}M{{/missing}}{{^yes}}Y{{/yes}}", data) == "ENM")
+    }
+
+    @Test func standaloneLinesAreRemoved() throws {
+        let template = "<ul>\n  {{#rows}}\n  <li>{{.}}</li>\n  {{/rows}}\n</ul>\n"
+        #expect(try render(template, ["rows": ["a", "b"]]) == "<ul>\n  <li>a</li>\n  <li>b</li>\n</ul>\n")
+    }
+
+    @Test func standaloneLinesWithWindowsLineEndings() throws {
+        #expect(try render("|\r\n{{#b}}\r\n{{/b}}\r\n|", ["b": true]) == "|\r\n|")
+    }
+
+    // MARK: Comments and delimiters
+
+    @Test func commentsVanishIncludingMultilineStandalone() throws {
+        #expect(try render("a{{! note }}b\n{{!\nlong\n}}\nc") == "ab\nc")
+    }
+
+    @Test func setDelimiters() throws {
+        #expect(try render("{{=<% %>=}}<% name %> {{name}} <%={{ }}=%>{{name}}", ["name": "x"]) == "x {{name}} x")
+    }
+
+    // MARK: Partials
+
+    @Test func partialsUseTheCurrentContextAndIndentStandaloneLines() throws {
+        let output = try render(
+            "<div>\n  {{>row}}\n</div>", ["t": "a\nb"], partials: ["row": "<p>\n{{t}}\n</p>\n"])
+        // The partial's lines are indented; the value's own newline is not.
+        #expect(output == "<div>\n  <p>\n  a\nb\n  </p>\n</div>")
+    }
+
+    @Test func missingPartialRendersNothingButIsReportedAsAReference() throws {
+        let library = try MustacheLibrary(sources: ["main": "a{{>nope}}b"])
+        #expect(try library.render("main", [:]) == "ab")
+        #expect(library.references(in: "main").map(\.name) == ["nope"])
+        #expect(library.references(in: "main").first?.location == SourceLocation(line: 1, column: 2))
+    }
+
+    @Test func recursivePartialsStopAtTheDepthLimit() throws {
+        let library = try MustacheLibrary(sources: ["a": "{{>b}}", "b": "{{>a}}"])
+        #expect {
+            _ = try library.render("a", [:])
+        } throws: { error in
+            guard let error = error as? MustacheError else { return false }
+            return error.message.contains("partials include each other without end") && error.message.contains("a → b")
+        }
+    }
+
+    @Test func dataBoundedRecursionIsFine() throws {
+        let data: MustacheValue = ["c": "X", "nodes": [["c": "Y", "nodes": []]]]
+        #expect(try render("{{>node}}", data, partials: ["node": "{{c}}<{{#nodes}}{{>node}}{{/nodes}}>"]) == "X<Y<>>")
+    }
+
+    // MARK: Inheritance and dynamic names
+
+    @Test func layoutBlocksAreReplacedByTheCaller() throws {
+        let layout = "<title>{{$title}}Default{{/title}}</title>\n{{$body}}{{/body}}"
+        let page = "{{<layout}}\n{{$title}}Union Square{{/title}}\n{{$body}}\n<main>{{text}}</main>\n{{/body}}\n{{/layout}}\n"
+        #expect(try render(page, ["text": "hi"], partials: ["layout": layout]) == "<title>Union Square</title>\n<main>hi</main>\n")
+    }
+
+    @Test func outermostOverrideWinsAcrossLevels() throws {
+        let partials = ["parent": "{{<older}}{{$a}}p{{/a}}{{/older}}", "older": "{{$a}}o{{/a}}"]
+        #expect(try render("{{<parent}}{{$a}}c{{/a}}{{/parent}}", partials: partials) == "c")
+        #expect(try render("{{<parent}}{{/parent}}", partials: partials) == "p")
+    }
+
+    @Test func blockContentIsReindentedAtItsSite() throws {
+        let output = try render(
+            "{{<parent}}{{$block}}\n    one\n    two\n{{/block}}{{/parent}}\n",
+            partials: ["parent": "Hi,\n  {{$block}}\n  {{/block}}\n"])
+        #expect(output == "Hi,\n  one\n  two\n")
+    }
+
+    @Test func dynamicPartialNamesComeFromTheContext() throws {
+        #expect(try render("[{{>*kind}}]", ["kind": "card"], partials: ["card": "C"]) == "[C]")
+        #expect(try render("[{{>*missing}}]", partials: ["card": "C"]) == "[]")
+    }
+
+    // MARK: Errors
+
+    func parseError(_ template: String) -> MustacheError? {
+        do {
+            _ = try MustacheLibrary(sources: ["page": template])
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func unclosedSectionNamesTheTagAndWhereItOpened() {
+        let error = parseError("line one\n  {{#rows}}\n<li>")
+        #expect(error?.message == "section {{#rows}} is never closed")
+        #expect(error?.location == SourceLocation(line: 2, column: 3))
+        #expect(error?.hint == "add {{/rows}} where the section ends")
+    }
+
+    @Test func mismatchedClosingTag() {
+        let error = parseError("{{#a}}\n{{#b}}\n{{/a}}")
+        #expect(error?.message == "closing tag {{/a}} does not match {{#b}} opened at line 2, column 1")
+        #expect(error?.location == SourceLocation(line: 3, column: 1))
+    }
+
+    @Test func unclosedTagAndStrayClose() {
+        #expect(parseError("x {{name")?.message == "tag opened with '{{' is never closed")
+        #expect(parseError("{{/x}}")?.message == "closing tag {{/x}} has no matching opening tag")
+        #expect(parseError("{{=<% %>}}")?.message == "set-delimiter tag must end with '='")
+    }
+}

@@ -1,0 +1,77 @@
+import Testing
+
+@testable import LTrainKit
+
+@Suite struct RouteTests {
+    @Test func relativePathsBetweenAnyTwoDepths() {
+        #expect(Routes.relativePath(from: "index.html", to: "style.css") == "style.css")
+        #expect(Routes.relativePath(from: "stations/a.html", to: "style.css") == "../style.css")
+        #expect(Routes.relativePath(from: "stations/a.html", to: "stations/b.html") == "b.html")
+        #expect(Routes.relativePath(from: "stations/a.html", to: "info/a.html") == "../info/a.html")
+        #expect(Routes.relativePath(from: "index.html", to: "stations/a.html") == "stations/a.html")
+        #expect(Routes.relativePath(from: "a/b/c.html", to: "a/d/e.html") == "../d/e.html")
+        #expect(Routes.relativePath(from: "a/b/c.html", to: "x.html") == "../../x.html")
+        #expect(Routes.relativePath(from: "x.html", to: "a/b/c.html") == "a/b/c.html")
+        #expect(Routes.relativePath(from: "assets/a b.html", to: "assets/café.png") == "caf%C3%A9.png")
+    }
+
+    @Test func resolveIsTheInverseOfRelativePath() {
+        let paths = ["index.html", "stations/a.html", "info/b.html", "a/b/c.html", "style.css", "assets/x/y.png"]
+        for source in paths {
+            for target in paths {
+                let link = Routes.relativePath(from: source, to: target)
+                #expect(Routes.resolve(link, against: source) == target, "\(source) → \(target) via \(link)")
+            }
+        }
+        #expect(Routes.resolve("../../x", against: "a.html") == nil)
+    }
+
+    func routes() throws -> Routes {
+        let content = LoadedContent(
+            index: try contentFile("index.md", "---\ntitle: T\n---\n"),
+            stations: [try station("01-a.md", title: "A"), try station("02-b.md", title: "B")],
+            checklists: [try contentFile("checklists/pick.md", "---\ntitle: Pick\n---\n- x\n")],
+            assets: [AssetFile(outputPath: "assets/map.png", sourcePath: "/dev/null", displayPath: "content/assets/map.png")])
+        var log = DiagnosticLog()
+        let site = try #require(SiteBuilder.build(content, log: &log))
+        return Routes(site: site, staticFiles: [], log: &log)
+    }
+
+    @Test func everyPageHasOneOutputPath() throws {
+        let routes = try routes()
+        #expect(routes.path(of: .index) == "index.html")
+        #expect(routes.path(of: .station(slug: "a")) == "stations/a.html")
+        #expect(routes.path(of: .info(slug: "a")) == "info/a.html")
+        #expect(routes.path(of: .checklist(slug: "pick")) == "checklists/pick.html")
+        #expect(routes.link(from: .info(slug: "a"), to: .station(slug: "a")) == "../stations/a.html")
+        #expect(routes.link(from: .station(slug: "a"), to: .station(slug: "b")) == "b.html")
+    }
+
+    @Test func markdownLinksToContentFilesAreRewritten() throws {
+        let routes = try routes()
+        let info = Page.info(slug: "a")
+        #expect(routes.rewriteContentLink("02-b.md", writtenIn: "stations/01-a.md", on: info) == "../stations/b.html")
+        #expect(routes.rewriteContentLink("02-b.md#history", writtenIn: "stations/01-a.md", on: info) == "../stations/b.html#history")
+        #expect(routes.rewriteContentLink("../index.md", writtenIn: "stations/01-a.md", on: info) == "../index.html")
+        #expect(routes.rewriteContentLink("../assets/map.png", writtenIn: "stations/01-a.md", on: info) == "../assets/map.png")
+        #expect(routes.rewriteContentLink("checklists/pick.md", writtenIn: "index.md", on: .index) == "checklists/pick.html")
+        #expect(routes.rewriteContentLink("https://example.org/a.md", writtenIn: "index.md", on: .index) == nil)
+        #expect(routes.rewriteContentLink("09-missing.md", writtenIn: "stations/01-a.md", on: info) == nil)
+        #expect(routes.rewriteContentLink("#top", writtenIn: "index.md", on: .index) == nil)
+    }
+
+    @Test func twoThingsClaimingOnePathIsAnError() throws {
+        var log = DiagnosticLog()
+        let content = LoadedContent(
+            index: try contentFile("index.md", "---\ntitle: T\n---\n"), stations: [try station("01-a.md", title: "A")])
+        let site = try #require(SiteBuilder.build(content, log: &log))
+        _ = Routes(
+            site: site,
+            staticFiles: [AssetFile(outputPath: "stations/a.html", sourcePath: "/dev/null", displayPath: "templates/stations/a.html")],
+            log: &log)
+        #expect(
+            log.errors.map(\.message) == [
+                "templates/stations/a.html and content/stations/01-a.md would both be written to stations/a.html"
+            ])
+    }
+}
