@@ -148,9 +148,15 @@ import Testing
     }
 
     @Test func mismatchedClosingTag() {
-        let error = parseError("{{#a}}\n{{#b}}\n{{/a}}")
-        #expect(error?.message == "closing tag {{/a}} does not match {{#b}} opened at line 2, column 1")
+        let error = parseError("{{#a}}\n{{#b}}\n{{/c}}")
+        #expect(error?.message == "closing tag {{/c}} does not match {{#b}} opened at line 2, column 1")
         #expect(error?.location == SourceLocation(line: 3, column: 1))
+    }
+
+    @Test func closingAnOuterSectionBlamesTheUnclosedInnerOne() {
+        let error = parseError("{{#a}}\n  {{#b}}\n{{/a}}")
+        #expect(error?.message == "section {{#b}} is never closed (found {{/a}} at line 3, column 1 first)")
+        #expect(error?.location == SourceLocation(line: 2, column: 3))
     }
 
     @Test func unclosedTagAndStrayClose() {

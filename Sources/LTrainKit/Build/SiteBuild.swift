@@ -96,6 +96,15 @@ public struct PreparedSite: Sendable {
                         hint: "create \(joinPath(templatesDirectory, "\(reference.name).mustache")) or fix the name"))
             }
         }
+        for cycle in library.unconditionalCycles() {
+            guard let first = cycle.first else { continue }
+            let names = (cycle.map(\.name) + [first.name]).joined(separator: " → ")
+            log.report(
+                .error(
+                    "templates include each other without end: \(names)",
+                    path: templates.displayPaths[first.name] ?? first.name, at: first.location,
+                    hint: "remove one of the includes, or put it inside a section that can end"))
+        }
         return library
     }
 }

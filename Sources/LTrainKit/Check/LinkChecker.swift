@@ -35,7 +35,7 @@ public enum LinkChecker {
         if link.hasPrefix("//") || Routes.hasScheme(link) { return .external }
         if link.hasPrefix("/") {
             return .broken(
-                "link '\(link)' starts at the root of the host, which breaks the site offline and under a sub-path",
+                "starts at the root of the host, which breaks the site offline and under a sub-path",
                 hint: "write the link relative to the page, e.g. '../stations/union-square.html'")
         }
         var target = link
@@ -51,31 +51,29 @@ public enum LinkChecker {
             return ownIDs.contains(decoded)
                 ? .fine
                 : .broken(
-                    "link '\(link)' points to '#\(decoded)', which is not on this page",
+                    "points to no id '\(decoded)' on this page",
                     hint: "check the spelling of the heading or id it should point to")
         }
         guard let decoded = Routes.percentDecoded(target) else {
-            return .broken("link '\(link)' has a malformed %-escape", hint: "write '%' as '%25'")
+            return .broken("has a malformed %-escape", hint: "write '%' as '%25'")
         }
         guard let resolved = Routes.resolve(decoded, against: source) else {
-            return .broken("link '\(link)' climbs out of the site", hint: "remove the extra '../'")
+            return .broken("climbs out of the site", hint: "remove the extra '../'")
         }
         guard files.contains(resolved) else {
             let hint: String
             if target.hasSuffix("/") || files.contains(joinPath(resolved, "index.html")) {
                 hint = "link to the file itself (…/index.html): folder links do not work offline"
-            } else if target.hasSuffix(".md") {
-                hint = "link to another content file by its path, e.g. '03-union-square.md' from a station"
             } else {
                 hint = "check the path; it is relative to the page it appears on"
             }
-            return .broken("link '\(link)' points to \(resolved), which is not in the site", hint: hint)
+            return .broken("points to \(resolved), which is not in the site", hint: hint)
         }
         if let fragment, !fragment.isEmpty, let targetIDs = ids(resolved) {
             let decodedFragment = Routes.percentDecoded(fragment) ?? fragment
             if !targetIDs.contains(decodedFragment) {
                 return .broken(
-                    "link '\(link)' points to '#\(decodedFragment)', which is not on \(resolved)",
+                    "points to no id '\(decodedFragment)' on \(resolved)",
                     hint: "check the spelling of the id it should point to")
             }
         }
@@ -95,14 +93,24 @@ public enum LinkChecker {
                     continue
                 case .external:
                     external.insert(link)
-                case .broken(let message, let hint):
+                case .broken(let reason, let hint):
                     guard reported.insert(link).inserted else { continue }
                     if let source = page.sourceLinks.first(where: { $0.destination == link }) {
-                        log.report(.error(message, path: source.displayPath, at: source.location, hint: hint))
+                        // Name the link as the author wrote it, before it was rewritten to a page.
+                        let written = "link '\(source.writtenDestination)'"
+                        if let missing = source.missingContentFile {
+                            log.report(
+                                .error(
+                                    "\(written) names the content file \(missing), which does not exist",
+                                    path: source.displayPath, at: source.location,
+                                    hint: "check the file name; links to content files are relative to the file they are written in"))
+                            continue
+                        }
+                        log.report(.error("\(written) \(reason)", path: source.displayPath, at: source.location, hint: hint))
                     } else {
                         log.report(
                             .error(
-                                "\(message) (on \(page.outputPath))", path: page.templatePath,
+                                "link '\(link)' on \(page.outputPath) \(reason)", path: page.templatePath,
                                 hint: "the link comes from this template or one of its partials; \(hint)"))
                     }
                 }

@@ -109,15 +109,8 @@ public struct FrontMatterDocument: Sendable {
             if isFence(current.content, allowingDots: true) {
                 let yaml = String(text[yamlStart..<start])
                 let body = current.next.map { String(text[$0...]) } ?? ""
-                do {
-                    let node = try YAML.parse(yaml)
-                    return FrontMatterDocument(
-                        frontMatter: node.map { shift($0, lines: 1) }, body: body, bodyLineOffset: lineNumber)
-                } catch {
-                    var shifted = error
-                    shifted.location.line += 1
-                    throw shifted
-                }
+                let node = try YAML.parse(yaml, lineOffset: 1)
+                return FrontMatterDocument(frontMatter: node, body: body, bodyLineOffset: lineNumber)
             }
             lineNumber += 1
             cursor = current.next
@@ -125,20 +118,5 @@ public struct FrontMatterDocument: Sendable {
         throw YAMLError(
             message: "front matter opened with '---' is never closed", location: SourceLocation(line: 1, column: 1),
             hint: "add a line '---' after the last front-matter key")
-    }
-
-    private static func shift(_ node: YAMLNode, lines: Int) -> YAMLNode {
-        func moved(_ location: SourceLocation) -> SourceLocation {
-            SourceLocation(line: location.line + lines, column: location.column)
-        }
-        switch node {
-        case .scalar(let text, let isPlain, let location):
-            return .scalar(text, isPlain: isPlain, moved(location))
-        case .sequence(let items, let location):
-            return .sequence(items.map { shift($0, lines: lines) }, moved(location))
-        case .mapping(let pairs, let location):
-            return .mapping(
-                pairs.map { ($0.key, moved($0.keyLocation), shift($0.value, lines: lines)) }, moved(location))
-        }
     }
 }

@@ -53,17 +53,19 @@ public struct YAMLError: Error, Sendable, Equatable {
 public enum YAML {
     public static let maximumDepth = 32
 
-    public static func parse(_ text: String) throws(YAMLError) -> YAMLNode? {
+    /// Parses `text`; `lineOffset` is added to every line number, for YAML that starts further
+    /// down a file (front matter starts on line 2).
+    public static func parse(_ text: String, lineOffset: Int = 0) throws(YAMLError) -> YAMLNode? {
         var parser = yaml_parser_t()
         guard yaml_parser_initialize(&parser) == 1 else {
-            throw YAMLError(message: "libyaml could not start", location: SourceLocation(line: 1, column: 1))
+            throw YAMLError(message: "libyaml could not start", location: SourceLocation(line: 1 + lineOffset, column: 1))
         }
         defer { yaml_parser_delete(&parser) }
         let bytes = Array(text.utf8)
         return try bytes.withUnsafeBufferPointer { (buffer) throws(YAMLError) -> YAMLNode? in
             guard let base = buffer.baseAddress else { return nil }
             yaml_parser_set_input_string(&parser, base, buffer.count)
-            var builder = Builder()
+            var builder = Builder(lineOffset: lineOffset)
             return try builder.run(&parser)
         }
     }
@@ -73,6 +75,7 @@ public enum YAML {
             case sequence([YAMLNode], SourceLocation)
             case mapping([(key: String, keyLocation: SourceLocation, value: YAMLNode)], SourceLocation, pendingKey: (String, SourceLocation)?)
         }
+        let lineOffset: Int
         var stack: [Frame] = []
         var root: YAMLNode?
         var documents = 0
@@ -85,7 +88,7 @@ public enum YAML {
                 }
                 defer { yaml_event_delete(&event) }
                 let location = SourceLocation(
-                    line: Int(event.start_mark.line) + 1, column: Int(event.start_mark.column) + 1)
+                    line: Int(event.start_mark.line) + 1 + lineOffset, column: Int(event.start_mark.column) + 1)
                 switch event.type {
                 case YAML_STREAM_END_EVENT:
                     return root
@@ -162,12 +165,17 @@ public enum YAML {
         func syntaxError(_ parser: yaml_parser_t) -> YAMLError {
             let problem = parser.problem.map { String(cString: $0) } ?? "invalid YAML"
             let context = parser.context.map { String(cString: $0) }
-            let mark = parser.problem_mark
+            var mark = parser.problem_mark
             var message = problem
-            if let context { message += " (\(context))" }
+            if let context {
+                let start = parser.context_mark
+                message += " (\(context) that starts at line \(Int(start.line) + 1 + lineOffset), column \(Int(start.column) + 1))"
+                // Running off the end is best shown where the unfinished value began.
+                if problem.contains("end of stream") { mark = start }
+            }
             return YAMLError(
                 message: "YAML syntax error: \(message)",
-                location: SourceLocation(line: Int(mark.line) + 1, column: Int(mark.column) + 1),
+                location: SourceLocation(line: Int(mark.line) + 1 + lineOffset, column: Int(mark.column) + 1),
                 hint: "check the indentation and quoting here; values containing ': ' or starting with a special character need quotes")
         }
     }

@@ -28,7 +28,10 @@ public struct MarkdownOptions: Sendable, Equatable {
 
 /// A link or image written in Markdown, with the line where it stands (of the Markdown text given).
 public struct MarkdownLink: Sendable, Equatable {
+    /// The destination in the HTML (after rewriting).
     public var destination: String
+    /// The destination as the author wrote it.
+    public var writtenDestination: String
     public var line: Int
     public var column: Int
     public var isImage: Bool
@@ -251,7 +254,8 @@ public enum Markdown {
             let line = Int(cmark_node_get_start_line(node))
             if line > 0 && type.rawValue < CMARK_NODE_FIRST_INLINE.rawValue { blockLine = line }
             guard type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE else { continue }
-            var destination = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
+            let written = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
+            var destination = written
             if let rewritten = rewriteLink?(destination) {
                 destination = rewritten
                 cmark_node_set_url(node, rewritten)
@@ -262,7 +266,7 @@ public enum Markdown {
             }
             links.append(
                 MarkdownLink(
-                    destination: destination, line: line > 0 ? line : blockLine,
+                    destination: destination, writtenDestination: written, line: line > 0 ? line : blockLine,
                     column: max(1, Int(cmark_node_get_start_column(node))), isImage: type == CMARK_NODE_IMAGE))
         }
         return links

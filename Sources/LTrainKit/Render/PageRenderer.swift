@@ -1,8 +1,38 @@
 /// A link written in Markdown that ended up in a page, so a broken one can be traced to its line.
 public struct SourceLink: Sendable, Equatable {
+    /// The destination as it stands in the page.
     public var destination: String
+    /// The destination as the author wrote it in the Markdown.
+    public var writtenDestination: String
     public var displayPath: String
     public var location: SourceLocation
+    /// For a link to a `.md` file that is not in the content folder: the content path it names.
+    public var missingContentFile: String?
+
+    public init(
+        destination: String, writtenDestination: String? = nil, displayPath: String, location: SourceLocation,
+        missingContentFile: String? = nil
+    ) {
+        self.destination = destination
+        self.writtenDestination = writtenDestination ?? destination
+        self.displayPath = displayPath
+        self.location = location
+        self.missingContentFile = missingContentFile
+    }
+
+    /// Records a link written in a Markdown source (line numbers of the Markdown, shifted to the file's).
+    init(_ link: MarkdownLink, in source: MarkdownSource) {
+        var missing: String?
+        let path = link.destination.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        // A `.md` destination that is still there after rewriting named no content file.
+        if path.hasSuffix(".md") && !Routes.hasScheme(link.destination) && !path.hasPrefix("/") {
+            missing = Routes.resolve(String(path), against: source.contentPath) ?? String(path)
+        }
+        self.init(
+            destination: link.destination, writtenDestination: link.writtenDestination, displayPath: source.displayPath,
+            location: SourceLocation(line: link.line + source.lineOffset, column: link.column),
+            missingContentFile: missing)
+    }
 }
 
 /// One finished page: where it goes, its HTML, and what produced it.
@@ -77,12 +107,7 @@ public struct PageRenderer: Sendable {
         let rendered = Markdown.render(source.text, options: site.markdownOptions) { destination in
             routes.rewriteContentLink(destination, writtenIn: source.contentPath, on: page)
         }
-        for link in rendered.links {
-            sourceLinks.append(
-                SourceLink(
-                    destination: link.destination, displayPath: source.displayPath,
-                    location: SourceLocation(line: link.line + source.lineOffset, column: link.column)))
-        }
+        sourceLinks += rendered.links.map { SourceLink($0, in: source) }
         return rendered.html
     }
 
@@ -177,12 +202,7 @@ public struct PageRenderer: Sendable {
             let split = Markdown.splitFirstList(source.text, options: site.markdownOptions) { destination in
                 routes.rewriteContentLink(destination, writtenIn: source.contentPath, on: page)
             }
-            for link in split?.links ?? [] {
-                sourceLinks.append(
-                    SourceLink(
-                        destination: link.destination, displayPath: source.displayPath,
-                        location: SourceLocation(line: link.line + source.lineOffset, column: link.column)))
-            }
+            sourceLinks += (split?.links ?? []).map { SourceLink($0, in: source) }
             context["intro"] = .string(split?.introductionHTML ?? "")
             context["group"] = .string("\(checklist.slug)-choice")
             let labels = split?.items.map(\.html) ?? []

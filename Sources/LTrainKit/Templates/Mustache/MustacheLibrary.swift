@@ -62,6 +62,52 @@ public struct MustacheLibrary: Sendable {
         return found
     }
 
+    /// Partials and parents a template always includes (outside any section), by name. A cycle
+    /// among these can never end, whatever the data.
+    public func unconditionalReferences(in name: String) -> [(name: String, location: SourceLocation)] {
+        var found: [(String, SourceLocation)] = []
+        func visit(_ nodes: [MustacheNode]) {
+            for node in nodes {
+                switch node {
+                case .partial(let reference, _, _):
+                    if !reference.isDynamic { found.append((reference.name.text, reference.location)) }
+                case .parent(let reference, let blocks, _, _):
+                    if !reference.isDynamic { found.append((reference.name.text, reference.location)) }
+                    for block in blocks { visit(block.nodes) }
+                case .block(let block):
+                    visit(block.nodes)
+                case .section, .text, .variable:
+                    break
+                }
+            }
+        }
+        visit(templates[name] ?? [])
+        return found
+    }
+
+    /// A chain of templates that include each other unconditionally, such as `a → b → a`, if any.
+    public func unconditionalCycles() -> [[(name: String, location: SourceLocation)]] {
+        var cycles: [[(String, SourceLocation)]] = []
+        var finished: Set<String> = []
+        var reported: Set<Set<String>> = []
+        func visit(_ name: String, path: [(String, SourceLocation)], onPath: Set<String>) {
+            guard !finished.contains(name) else { return }
+            for reference in unconditionalReferences(in: name) where contains(reference.name) {
+                let step = path + [(name, reference.location)]
+                if onPath.contains(reference.name) || reference.name == name {
+                    let start = step.firstIndex { $0.0 == reference.name } ?? 0
+                    let cycle = Array(step[start...])
+                    if reported.insert(Set(cycle.map(\.0))).inserted { cycles.append(cycle) }
+                } else {
+                    visit(reference.name, path: step, onPath: onPath.union([name]))
+                }
+            }
+            finished.insert(name)
+        }
+        for name in names { visit(name, path: [], onPath: []) }
+        return cycles
+    }
+
     /// Renders the named template. A missing partial renders as empty text (as the Mustache spec asks);
     /// callers that want missing partials to be errors check `references(in:)` first.
     public func render(_ name: String, _ context: MustacheValue) throws(MustacheError) -> String {

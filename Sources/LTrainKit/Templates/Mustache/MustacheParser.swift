@@ -52,7 +52,7 @@ struct MustacheParser {
         let tokens = try parser.tokenize()
         let resolved = resolveStandaloneLines(tokens)
         var index = 0
-        return try parser.nest(resolved, index: &index, closing: nil)
+        return try parser.nest(resolved, index: &index, openers: [])
     }
 
     // MARK: Tokens
@@ -257,8 +257,9 @@ struct MustacheParser {
     }
 
     private func nest(
-        _ tokens: [Token], index: inout Int, closing opener: (name: String, token: Token)?
+        _ tokens: [Token], index: inout Int, openers: [(name: String, token: Token)]
     ) throws(MustacheError) -> [MustacheNode] {
+        let opener = openers.last
         var nodes: [MustacheNode] = []
         while index < tokens.count {
             let token = tokens[index]
@@ -282,13 +283,13 @@ struct MustacheParser {
                             reference(content, at: token.location), indentation: token.indentation,
                             isStandalone: token.isStandalone))
                 case .sectionOpen, .invertedOpen:
-                    let children = try nest(tokens, index: &index, closing: (content, token))
+                    let children = try nest(tokens, index: &index, openers: openers + [(content, token)])
                     nodes.append(.section(MustacheName(content), children, isInverted: kind == .invertedOpen))
                 case .blockOpen:
-                    let children = try nest(tokens, index: &index, closing: (content, token))
+                    let children = try nest(tokens, index: &index, openers: openers + [(content, token)])
                     nodes.append(.block(Self.block(named: content, children: children, opener: token)))
                 case .parentOpen:
-                    let children = try nest(tokens, index: &index, closing: (content, token))
+                    let children = try nest(tokens, index: &index, openers: openers + [(content, token)])
                     let blocks = children.compactMap { node -> MustacheBlock? in
                         if case .block(let block) = node { return block }
                         return nil
@@ -302,6 +303,12 @@ struct MustacheParser {
                         throw error(
                             "closing tag {{/\(content)}} has no matching opening tag", at: token.location,
                             hint: "remove it, or open the section with {{#\(content)}}")
+                    }
+                    if opener.name != content, openers.dropLast().contains(where: { $0.name == content }) {
+                        // Closing an outer section: the inner one was never closed.
+                        throw error(
+                            "section {{\(Self.sigil(of: opener.token))\(opener.name)}} is never closed (found {{/\(content)}} at line \(token.location.line), column \(token.location.column) first)",
+                            at: opener.token.location, hint: "add {{/\(opener.name)}} where the section ends")
                     }
                     guard opener.name == content else {
                         let open = opener.token.location

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+
+@testable import LTrainKit
+
+/// Every broken fixture under Fixtures/broken fails its build with exactly the messages in its
+/// `expected.txt` (paths relative to the fixture), and leaves the previous output untouched.
+@Suite struct BrokenSiteTests {
+    static let cases: [String] = {
+        let folder = Repository.fixtures + "/broken"
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+    }()
+
+    static func site(for name: String) throws -> TestSite {
+        let site = try TestSite()
+        let folder = Repository.fixtures + "/broken/" + name
+        try site.copy(folder + "/content", to: "content")
+        let templates = folder + "/templates"
+        try site.copy(FileManager.default.fileExists(atPath: templates) ? templates : Repository.templates, to: "templates")
+        return site
+    }
+
+    @Test func thereIsAFixtureForEveryCase() {
+        #expect(Self.cases.count >= 16)
+    }
+
+    @Test(arguments: cases)
+    func brokenFixtureReportsExactlyItsExpectedMessages(_ name: String) throws {
+        let site = try Self.site(for: name)
+        // A previous good build sits in the output; the failing build must leave it byte for byte.
+        let goodSite = try TestSite.defaultSite()
+        try goodSite.build(output: site.output)
+        let before = TestSite.snapshot(site.output)
+
+        let actual = site.failures().joined(separator: "\n")
+        let expectedPath = Repository.fixtures + "/broken/\(name)/expected.txt"
+        // LTRAIN_RECORD_DIAGNOSTICS=1 writes what the build said next to each fixture, for review.
+        if ProcessInfo.processInfo.environment["LTRAIN_RECORD_DIAGNOSTICS"] != nil {
+            try (actual + "\n").write(toFile: expectedPath + ".actual", atomically: true, encoding: .utf8)
+        }
+        let expected = try String(contentsOfFile: expectedPath, encoding: .utf8)
+            .trimmingCharacters(in: .newlines)
+        #expect(actual == expected)
+        #expect(TestSite.snapshot(site.output) == before, "the previous output is untouched")
+        #expect(!FileManager.default.fileExists(atPath: site.root + "/._site.ltrain-staging"), "no staging left")
+    }
+}

@@ -1,0 +1,23 @@
+// Progressive enhancement only: every page works without this file.
+// Station pages: ← and → go west and east. Info pages: Escape acts as Done.
+(function () {
+  "use strict";
+  function typing(target) {
+    if (!target || !target.tagName) return false;
+    var tag = target.tagName.toLowerCase();
+    return tag === "input" || tag === "textarea" || tag === "select" || target.isContentEditable;
+  }
+  document.addEventListener("keydown", function (event) {
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    if (typing(event.target)) return;
+    var page = document.body.getAttribute("data-page");
+    var link = null;
+    if (page === "station" && event.key === "ArrowLeft") link = document.querySelector("a[rel=prev]");
+    if (page === "station" && event.key === "ArrowRight") link = document.querySelector("a[rel=next]");
+    if (page === "info" && event.key === "Escape") link = document.querySelector("a.done");
+    if (link) {
+      event.preventDefault();
+      window.location.href = link.href;
+    }
+  });
+})();
