@@ -140,7 +140,7 @@ public enum ContentLoader {
         }
         if folder.isEmpty {
             walk("")
-        } else if FileSystem.kind(of: joinPath(root, folder), followingLinks: true) == .directory {
+        } else if folderInside(folder, root: root, display: display, log: &log) {
             walk(folder)
         }
         return found
@@ -177,11 +177,34 @@ public enum ContentLoader {
         return targetKind
     }
 
+    /// Whether `folder` (of the root) is a folder to read: a real folder, or a link to one inside the root.
+    private static func folderInside(_ folder: String, root: String, display: String, log: inout DiagnosticLog) -> Bool {
+        let absolute = joinPath(root, folder)
+        switch FileSystem.kind(of: absolute) {
+        case .directory:
+            return true
+        case .symbolicLink:
+            guard let target = FileSystem.realPath(absolute), FileSystem.kind(of: target) == .directory else {
+                return false
+            }
+            guard FileSystem.isInside(target, root) else {
+                log.report(
+                    .error(
+                        "symbolic link points outside its folder (to \(target))", path: joinPath(display, folder),
+                        hint: "copy the folder into the site instead of linking to it"))
+                return false
+            }
+            return true
+        default:
+            return false
+        }
+    }
+
     private static func markdownFiles(
         in folder: String, root: String, display: String, log: inout DiagnosticLog
     ) -> [ContentFile] {
         let absolute = joinPath(root, folder)
-        guard FileSystem.kind(of: absolute, followingLinks: true) == .directory else { return [] }
+        guard folderInside(folder, root: root, display: display, log: &log) else { return [] }
         let names: [String]
         do {
             names = try FileSystem.entries(of: absolute)

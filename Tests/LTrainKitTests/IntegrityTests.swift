@@ -1,0 +1,197 @@
+import Foundation
+import Testing
+
+@testable import LTrainKit
+
+/// Bad input that cannot live in a fixture folder (bytes, sizes, links, folders), the atomic and
+/// minimal writes, and determinism.
+@Suite struct IntegrityTests {
+    func goodOutput(_ site: TestSite) throws -> [String: Data] {
+        try site.build()
+        return TestSite.snapshot(site.output)
+    }
+
+    @Test func nulBytesAndInvalidUTF8AreErrorsWithPositions() throws {
+        let site = try TestSite.defaultSite()
+        let before = try goodOutput(site)
+        try site.write("content/stations/07-nul.md", Data("---\ntitle: A\n---\nab\u{0}c\n".utf8))
+        try site.write("content/stations/08-latin1.md", Data([0x2D, 0x2D, 0x2D, 0x0A, 0x74, 0x69, 0x74, 0x6C, 0x65, 0x3A, 0x20, 0x43, 0x61, 0x66, 0xE9, 0x0A]))
+        #expect(
+            site.failures() == [
+                "content/stations/07-nul.md:4:3: error: file contains a NUL byte\n  hint: this looks like a binary file; content files must be UTF-8 text",
+                "content/stations/08-latin1.md:2:11: error: file is not valid UTF-8\n  hint: save the file as UTF-8 (most editors offer 'Save with encoding')",
+            ])
+        #expect(TestSite.snapshot(site.output) == before)
+    }
+
+    @Test func aFileTooLargeToBeSaneIsRefused() throws {
+        let site = try TestSite.defaultSite()
+        let huge = Data(repeating: UInt8(ascii: "a"), count: ContentLoader.markdownSizeLimit + 1)
+        try site.write("content/stations/09-huge.md", huge)
+        #expect(
+            site.failures() == [
+                "content/stations/09-huge.md: error: file is 32 MiB, more than the limit of 32 MiB\n  hint: split it into smaller files"
+            ])
+    }
+
+    @Test func aTenMegabyteStationBuilds() throws {
+        let site = try TestSite.defaultSite()
+        let paragraph = "The *L* runs under 14th Street; this line repeats to make a large file.\n\n"
+        let body = String(repeating: paragraph, count: 10 * 1_048_576 / paragraph.utf8.count)
+        try site.write("content/stations/07-big.md", "---\ntitle: Big\n---\n" + body)
+        try site.build()
+        let info = try site.page("info/big.html")
+        #expect(info.utf8.count > 10_000_000)
+    }
+
+    @Test func strayFilesAreIgnored() throws {
+        let site = try TestSite.defaultSite()
+        try site.write("content/stations/.DS_Store", Data([0, 1, 2, 0xFF]))
+        try site.write("content/stations/notes.txt", "not a station")
+        try site.write("content/checklists/draft.markdown", "ignored")
+        let report = try site.build()
+        #expect(report.stationCount == 6)
+        #expect(!FileManager.default.fileExists(atPath: site.output + "/stations/notes.html"))
+    }
+
+    @Test func missingContentFolder() throws {
+        let site = try TestSite.defaultSite()
+        try site.remove("content")
+        #expect(
+            site.failures() == [
+                "content: error: the content folder does not exist\n  hint: run ltrain from your site's folder, or name the folder with --content DIR"
+            ])
+    }
+
+    @Test func outputMayNotBeOrHoldTheSources() throws {
+        let site = try TestSite.defaultSite()
+        #expect(
+            site.failures(output: site.content).first?.hasPrefix(
+                "content: error: the output folder is the source folder") == true)
+        #expect(
+            site.failures(output: site.root).first?.hasPrefix(
+                "\(site.root): error: the output folder contains the source folder") == true)
+        #expect(
+            site.failures(output: site.templates + "/out").first?.hasPrefix(
+                "templates/out: error: the output folder is inside the source folder") == true)
+        try site.write("file.txt", "x")
+        #expect(
+            site.failures(output: site.root + "/file.txt") == [
+                "file.txt: error: the output folder is a file, not a folder\n  hint: name a folder with --output DIR"
+            ])
+        #expect(FileManager.default.fileExists(atPath: site.content + "/index.md"), "sources untouched")
+    }
+
+    @Test func symlinksOutOfTheContentFolderAreRefused() throws {
+        let site = try TestSite.defaultSite()
+        let outside = try TestSite()
+        try outside.write("secret.md", "---\ntitle: Secret\n---\nshh\n")
+        try FileManager.default.createSymbolicLink(
+            atPath: site.content + "/stations/07-secret.md", withDestinationPath: outside.root + "/secret.md")
+        try FileManager.default.createSymbolicLink(
+            atPath: site.content + "/assets", withDestinationPath: outside.root)
+        let failures = site.failures()
+        #expect(failures.count == 2)
+        #expect(failures.first?.hasPrefix("content/stations/07-secret.md: error: symbolic link points outside its folder") == true)
+        #expect(failures.last?.hasPrefix("content/assets: error: symbolic link points outside its folder") == true)
+    }
+
+    @Test func symlinksInsideTheContentFolderAreFollowed() throws {
+        let site = try TestSite.defaultSite()
+        try FileManager.default.createSymbolicLink(
+            atPath: site.content + "/stations/07-again.md", withDestinationPath: site.content + "/stations/03-union-square.md")
+        // Same title, different slug: a legitimate alias of one file.
+        let report = try site.build()
+        #expect(report.stationCount == 7)
+    }
+
+    // MARK: Nothing lost, nothing rewritten needlessly
+
+    @Test func unchangedPagesKeepTheirFileAndChangedOnesAreReplaced() throws {
+        let site = try TestSite.defaultSite()
+        try site.build()
+        func identity(_ relative: String) throws -> (inode: UInt64, modified: Date) {
+            let attributes = try FileManager.default.attributesOfItem(atPath: site.output + "/" + relative)
+            return ((attributes[.systemFileNumber] as? UInt64) ?? 0, (attributes[.modificationDate] as? Date) ?? .distantPast)
+        }
+        let union = try identity("stations/union-square.html")
+        let third = try identity("info/third-avenue.html")
+
+        let again = try site.build()
+        #expect(again.written == 0, "a rebuild with nothing changed writes no file")
+        #expect(again.unchanged == again.fileCount)
+        #expect(try identity("stations/union-square.html") == union)
+
+        let path = "content/stations/04-third-avenue.md"
+        try site.write(path, try String(contentsOfFile: site.root + "/" + path, encoding: .utf8) + "\nOne more line.\n")
+        let edited = try site.build()
+        #expect(edited.written == 1, "only the edited station's info page changed")
+        #expect(try identity("info/third-avenue.html").inode != third.inode)
+        #expect(try identity("stations/union-square.html") == union)
+        #expect(try site.page("info/third-avenue.html").contains("One more line."))
+    }
+
+    @Test func pagesOfRemovedStationsAreRemoved() throws {
+        let site = try TestSite.defaultSite()
+        try site.build()
+        try site.remove("content/stations/06-bedford-avenue.md")
+        let report = try site.build()
+        #expect(report.removed == 2)
+        #expect(!FileManager.default.fileExists(atPath: site.output + "/stations/bedford-avenue.html"))
+        #expect(!FileManager.default.fileExists(atPath: site.output + "/info/bedford-avenue.html"))
+        #expect(!(try site.page("stations/first-avenue.html")).contains("rel=\"next\""))
+    }
+
+    @Test func filesLtrainDidNotWriteAreNeverDeletedSilently() throws {
+        let site = try TestSite.defaultSite()
+        try site.build()
+        try site.write("_site/CNAME", "example.org")
+        let before = TestSite.snapshot(site.output)
+        #expect(
+            site.failures() == [
+                "_site: error: the output folder holds 1 file(s) that ltrain did not write: CNAME\n  hint: move them out of the way, or build with --force to replace the folder and delete them"
+            ])
+        #expect(TestSite.snapshot(site.output) == before)
+        try site.build(force: true)
+        #expect(!FileManager.default.fileExists(atPath: site.output + "/CNAME"))
+    }
+
+    @Test func aFolderWithoutManifestIsNotOverwritten() throws {
+        let site = try TestSite.defaultSite()
+        try site.write("_site/index.html", "my own page")
+        #expect(site.failures().first?.contains("1 file(s) that ltrain did not write: index.html") == true)
+        #expect(try site.page("index.html") == "my own page")
+    }
+
+    @Test func aFailedBuildLeavesThePreviousOutputByteForByte() throws {
+        let site = try TestSite.defaultSite()
+        let before = try goodOutput(site)
+        try site.write("templates/info.mustache", "{{<layout}}{{$content}}{{#body}}{{/layout}}")
+        #expect(site.failures().count == 1)
+        #expect(TestSite.snapshot(site.output) == before)
+        #expect(!FileManager.default.fileExists(atPath: site.root + "/._site.ltrain-staging"))
+    }
+
+    @Test func buildsAreDeterministicWhateverTheNumberOfJobs() throws {
+        let site = try TestSite.fixture("tram")
+        try site.build(output: site.root + "/one", jobs: 1)
+        try site.build(output: site.root + "/two", jobs: 4)
+        var one = TestSite.snapshot(site.root + "/one")
+        var two = TestSite.snapshot(site.root + "/two")
+        // The manifest records modification times; every page must match byte for byte.
+        one[".ltrain-manifest"] = nil
+        two[".ltrain-manifest"] = nil
+        #expect(!one.isEmpty)
+        #expect(one == two)
+    }
+
+    @Test func manifestRoundTrips() throws {
+        let manifest = Manifest(entries: [
+            "a b/c.html": Manifest.Entry(hash: ContentHash(Array("x".utf8)), size: 1, modified: 1_700_000_000_123_456_789)
+        ])
+        #expect(Manifest(text: manifest.text) == manifest)
+        #expect(Manifest(text: "not a manifest") == nil)
+        #expect(ContentHash(Array("abc".utf8)) != ContentHash(Array("abd".utf8)))
+        #expect(ContentHash(Array("abcdefghijk".utf8)) == ContentHash(Array("abcdefghijk".utf8)))
+    }
+}
