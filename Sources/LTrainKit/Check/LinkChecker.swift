@@ -208,16 +208,24 @@ enum HTMLScanner {
         return (links, ids)
     }
 
+    /// Decodes the character references templates and cmark write in attributes.
     static func decodeEntities(_ text: String) -> String {
-        guard text.contains("&") else { return text }
-        return text.replacingAll("&quot;", "\"").replacingAll("&#39;", "'").replacingAll("&lt;", "<")
-            .replacingAll("&gt;", ">").replacingAll("&amp;", "&")
-    }
-}
-
-extension String {
-    fileprivate func replacingAll(_ target: String, _ replacement: String) -> String {
-        guard contains(target) else { return self }
-        return split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+        guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
+        let entities: [(String, String)] = [("&amp;", "&"), ("&quot;", "\""), ("&#39;", "'"), ("&lt;", "<"), ("&gt;", ">")]
+        var result = ""
+        var rest = Substring(text)
+        outer: while let ampersand = rest.firstIndex(of: "&") {
+            result += rest[..<ampersand]
+            let tail = rest[ampersand...]
+            for (entity, character) in entities where tail.hasPrefix(entity) {
+                result += character
+                rest = tail.dropFirst(entity.count)
+                continue outer
+            }
+            result += "&"
+            rest = tail.dropFirst()
+        }
+        result += rest
+        return result
     }
 }

@@ -230,7 +230,7 @@ public enum ContentLoader {
         do {
             bytes = try FileSystem.read(joinPath(root, relative), limit: markdownSizeLimit)
         } catch {
-            log.report(.error(error.message, path: displayPath, hint: error.hint))
+            log.report(.error(error.message, path: displayPath, hint: error.hint.map { "\($0) \(displayPath)" }))
             return nil
         }
         let text: String

@@ -57,9 +57,9 @@ enum FileSystem {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             let code = errno
-            var hint: String?
-            if code == EACCES { hint = "make the file readable, e.g. chmod a+r '\(path)'" }
-            throw FileSystemError(message: "cannot read the file: \(describe(errno: code))", hint: hint)
+            throw FileSystemError(
+                message: "cannot read the file: \(describe(errno: code))",
+                hint: code == EACCES ? "make the file readable, e.g. with chmod a+r" : nil)
         }
         defer { close(descriptor) }
         var info = stat()

@@ -184,16 +184,25 @@ public enum Markdown {
         guard !headings.isEmpty else { return html }
         var result = ""
         result.reserveCapacity(html.utf8.count + headings.count * 24)
-        var rest = Substring(html)
+        var rest = html.utf8[...]
         for heading in headings {
-            let tag = "<h\(heading.level)>"
-            guard let range = rest.range(of: tag) else { return html }
-            result += rest[..<range.lowerBound]
+            let tag = Array("<h\(heading.level)>".utf8)
+            guard let start = firstRange(of: tag, in: rest) else { return html }
+            result += String(decoding: rest[..<start], as: UTF8.self)
             result += "<h\(heading.level) id=\"\(heading.id)\">"
-            rest = rest[range.upperBound...]
+            rest = rest[rest.index(start, offsetBy: tag.count)...]
         }
-        result += rest
+        result += String(decoding: rest, as: UTF8.self)
         return result
+    }
+
+    private static func firstRange(of needle: [UInt8], in haystack: Substring.UTF8View) -> String.Index? {
+        var index = haystack.startIndex
+        while let candidate = haystack[index...].firstIndex(of: needle[0]) {
+            if haystack[candidate...].starts(with: needle) { return candidate }
+            index = haystack.index(after: candidate)
+        }
+        return nil
     }
 
     private static func listItem(_ item: OpaquePointer, options: MarkdownOptions) -> MarkdownListDocument.Item {

@@ -56,6 +56,8 @@ public struct PageRenderer: Sendable {
     public let library: MustacheLibrary
     public let templatePaths: [String: String]
     private let fileOutputPaths: [String]
+    private let stationPositions: [String: Int]
+    private let checklistPositions: [String: Int]
 
     public init(site: Site, routes: Routes, library: MustacheLibrary, templatePaths: [String: String]) {
         self.site = site
@@ -63,6 +65,10 @@ public struct PageRenderer: Sendable {
         self.library = library
         self.templatePaths = templatePaths
         self.fileOutputPaths = routes.filePaths.sorted()
+        self.stationPositions = Dictionary(
+            site.line.stations.enumerated().map { ($1.slug, $0) }, uniquingKeysWith: { first, _ in first })
+        self.checklistPositions = Dictionary(
+            site.checklists.enumerated().map { ($1.slug, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Every page of the site, in a fixed order: index, each station and its info page, checklists.
@@ -156,7 +162,7 @@ public struct PageRenderer: Sendable {
             return ("index", .object(context))
 
         case .station(let slug):
-            guard let position = site.line.stations.firstIndex(where: { $0.slug == slug }) else {
+            guard let position = stationPositions[slug] else {
                 return ("station", .object(common(page, title: nil)))
             }
             let station = site.line.stations[position]
@@ -181,9 +187,10 @@ public struct PageRenderer: Sendable {
             return ("station", .object(context))
 
         case .info(let slug):
-            guard let station = site.line.stations.first(where: { $0.slug == slug }) else {
+            guard let position = stationPositions[slug] else {
                 return ("info", .object(common(page, title: nil)))
             }
+            let station = site.line.stations[position]
             var context = common(page, title: station.title)
             context["title"] = .string(station.title)
             context["done_href"] = .string(routes.link(from: page, to: .station(slug: slug)))
@@ -191,9 +198,10 @@ public struct PageRenderer: Sendable {
             return ("info", .object(context))
 
         case .checklist(let slug):
-            guard let checklist = site.checklists.first(where: { $0.slug == slug }) else {
+            guard let position = checklistPositions[slug] else {
                 return ("checklist", .object(common(page, title: nil)))
             }
+            let checklist = site.checklists[position]
             var context = common(page, title: checklist.title)
             context["title"] = .string(checklist.title)
             context["back"] = ["title": .string(site.title), "href": .string(routes.link(from: page, to: .index))]

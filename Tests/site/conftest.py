@@ -1,0 +1,135 @@
+"""Shared fixtures for the site suite: the ltrain binary, built sites in temporary folders,
+headless Chromium (with and without JavaScript), and a static HTTP server under a sub-path."""
+
+import functools
+import http.server
+import os
+import pathlib
+import shutil
+import subprocess
+import threading
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+FIXTURES = REPO / "Tests" / "LTrainKitTests" / "Fixtures" / "sites"
+ARTIFACTS = REPO / ".build" / "artifacts"
+
+
+def ltrain_binary() -> pathlib.Path:
+    configured = os.environ.get("LTRAIN")
+    if configured:
+        return pathlib.Path(configured)
+    binary = REPO / ".build" / "release" / "ltrain"
+    if not binary.exists():
+        subprocess.run(["swift", "build", "-c", "release", "--product", "ltrain"], cwd=REPO, check=True)
+    return binary
+
+
+@pytest.fixture(scope="session")
+def ltrain():
+    return ltrain_binary()
+
+
+def run_ltrain(*arguments, cwd=None, check=True, timeout=120):
+    result = subprocess.run(
+        [str(ltrain_binary()), *map(str, arguments)], cwd=cwd, capture_output=True, text=True, timeout=timeout
+    )
+    if check and result.returncode != 0:
+        raise AssertionError(f"ltrain {' '.join(map(str, arguments))} failed:\n{result.stderr}")
+    return result
+
+
+def copy_site(destination: pathlib.Path, content: pathlib.Path, templates: pathlib.Path = REPO / "templates"):
+    shutil.copytree(content, destination / "content")
+    shutil.copytree(templates, destination / "templates")
+    return destination
+
+
+def build_site(root: pathlib.Path, output: str = "_site"):
+    run_ltrain("build", "--content", root / "content", "--templates", root / "templates", "--output", root / output)
+    return root / output
+
+
+@pytest.fixture(scope="session")
+def default_site(tmp_path_factory):
+    """The L train site, built once for the session."""
+    root = copy_site(tmp_path_factory.mktemp("default"), REPO / "content")
+    return build_site(root)
+
+
+@pytest.fixture(scope="session")
+def tram_site(tmp_path_factory):
+    """An unrelated fixture site, built once for the session."""
+    root = copy_site(tmp_path_factory.mktemp("tram"), FIXTURES / "tram" / "content")
+    return build_site(root)
+
+
+def chrome_options(javascript=True, dark=False, width=390, height=844):
+    options = Options()
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for argument in [
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--hide-scrollbars",
+        "--force-prefers-reduced-motion",
+        f"--window-size={width},{height}",
+        "--allow-file-access-from-files",
+    ]:
+        options.add_argument(argument)
+    if dark:
+        options.add_argument("--force-dark-mode")
+        options.add_argument("--blink-settings=preferredColorScheme=0")
+    if not javascript:
+        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
+    return options
+
+
+def new_driver(**kwargs):
+    service = Service(shutil.which("chromedriver") or "/usr/bin/chromedriver")
+    driver = webdriver.Chrome(service=service, options=chrome_options(**kwargs))
+    driver.set_page_load_timeout(30)
+    return driver
+
+
+@pytest.fixture(scope="session")
+def browser():
+    driver = new_driver()
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture(scope="session")
+def browser_without_js():
+    driver = new_driver(javascript=False)
+    yield driver
+    driver.quit()
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="session")
+def http_site(default_site, tmp_path_factory):
+    """The default site served by a static server on 127.0.0.1 under /sub/dir/."""
+    root = tmp_path_factory.mktemp("http")
+    target = root / "sub" / "dir"
+    shutil.copytree(default_site, target)
+    handler = functools.partial(QuietHandler, directory=str(root))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/sub/dir/"
+    server.shutdown()
+    server.server_close()
+
+
+def file_url(folder: pathlib.Path, page: str) -> str:
+    return (folder / page).as_uri()

@@ -1,0 +1,75 @@
+"""The command line as a user meets it: help, version, exit codes, and error output."""
+
+import os
+import pathlib
+import shutil
+import subprocess
+import tempfile
+
+import pytest
+
+from conftest import REPO, copy_site, run_ltrain
+
+
+def test_help_and_version():
+    help_text = run_ltrain("--help").stdout
+    assert "ltrain build [--content DIR] [--templates DIR] [--output DIR]" in help_text
+    assert run_ltrain("--version").stdout.strip().startswith("ltrain ")
+
+
+def test_unknown_command_and_option_exit_2():
+    assert run_ltrain("frobnicate", check=False).returncode == 2
+    result = run_ltrain("build", "--colour", check=False)
+    assert result.returncode == 2
+    assert "unknown option '--colour'" in result.stderr
+
+
+def test_build_defaults_to_content_templates_and_site_in_the_current_folder(tmp_path):
+    copy_site(tmp_path, REPO / "content")
+    result = run_ltrain("build", cwd=tmp_path)
+    assert result.stdout.startswith("Built 6 stations, 6 info pages, 1 checklist in ")
+    assert "→ _site/" in result.stdout
+    assert (tmp_path / "_site" / "index.html").is_file()
+
+
+def test_errors_go_to_stderr_one_per_problem_with_a_non_zero_exit(tmp_path):
+    copy_site(tmp_path, REPO / "content")
+    run_ltrain("build", cwd=tmp_path)
+    before = (tmp_path / "_site" / "index.html").read_bytes()
+    (tmp_path / "content" / "stations" / "02-sixth-avenue.md").write_text("---\ntitle: [oops\n---\n")
+    (tmp_path / "content" / "stations" / "03-union-square.md").write_text("---\nsummary: no title\n---\n")
+    result = run_ltrain("build", cwd=tmp_path, check=False)
+    assert result.returncode == 1
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert lines[0].startswith("content/stations/02-sixth-avenue.md:3:1: error: YAML syntax error:")
+    assert "content/stations/03-union-square.md:2:1: error: missing 'title' in front matter" in lines
+    assert lines[-1] == "ltrain: build failed with 2 errors; _site was left as it was"
+    assert "Traceback" not in result.stderr and "Fatal error" not in result.stderr
+    assert (tmp_path / "_site" / "index.html").read_bytes() == before
+
+
+@pytest.mark.skipif(not shutil.which("setpriv"), reason="setpriv (util-linux) is needed to drop root")
+def test_unreadable_file_is_reported():
+    # Root reads anything, so as root the build runs as nobody, in a folder nobody can reach.
+    root = pathlib.Path(tempfile.mkdtemp(prefix="ltrain-unreadable-", dir="/tmp"))
+    try:
+        root.chmod(0o755)
+        copy_site(root, REPO / "content")
+        binary = root / "ltrain"
+        shutil.copy(os.environ.get("LTRAIN", REPO / ".build/release/ltrain"), binary)
+        for path in [root, *root.rglob("*")]:
+            path.chmod(0o777 if path.is_dir() else 0o755)
+        (root / "content" / "stations" / "03-union-square.md").chmod(0o000)
+        command = [str(binary), "build"]
+        if os.geteuid() == 0:
+            command = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", *command]
+        result = subprocess.run(command, cwd=root, capture_output=True, text=True, timeout=60)
+        assert result.returncode == 1, result.stderr
+        assert result.stderr.splitlines()[0] == (
+            "content/stations/03-union-square.md: error: cannot read the file: Permission denied"
+        )
+        assert "hint: make the file readable, e.g. with chmod a+r content/stations/03-union-square.md" in result.stderr
+        assert not (root / "_site").exists()
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
