@@ -30,7 +30,7 @@ import Testing
         try site.write("content/stations/09-huge.md", huge)
         #expect(
             site.failures() == [
-                "content/stations/09-huge.md: error: file is 32 MiB, more than the limit of 32 MiB\n  hint: split it into smaller files"
+                "content/stations/09-huge.md: error: file is 33554433 bytes, more than the limit of 32 MiB\n  hint: split it into smaller files"
             ])
     }
 

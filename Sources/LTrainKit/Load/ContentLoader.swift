@@ -230,7 +230,8 @@ public enum ContentLoader {
         do {
             bytes = try FileSystem.read(joinPath(root, relative), limit: markdownSizeLimit)
         } catch {
-            log.report(.error(error.message, path: displayPath, hint: error.hint.map { "\($0) \(displayPath)" }))
+            let hint = error.isPermissionDenied ? error.hint.map { "\($0) \(displayPath)" } : error.hint
+            log.report(.error(error.message, path: displayPath, hint: hint))
             return nil
         }
         let text: String

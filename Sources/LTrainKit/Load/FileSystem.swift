@@ -59,7 +59,8 @@ enum FileSystem {
             let code = errno
             throw FileSystemError(
                 message: "cannot read the file: \(describe(errno: code))",
-                hint: code == EACCES ? "make the file readable, e.g. with chmod a+r" : nil)
+                hint: code == EACCES ? "make the file readable, e.g. with chmod a+r" : nil,
+                isPermissionDenied: code == EACCES)
         }
         defer { close(descriptor) }
         var info = stat()
@@ -69,7 +70,7 @@ enum FileSystem {
         let size = Int(info.st_size)
         guard size <= limit else {
             throw FileSystemError(
-                message: "file is \(size / 1_048_576) MiB, more than the limit of \(limit / 1_048_576) MiB",
+                message: "file is \(size) bytes, more than the limit of \(limit / 1_048_576) MiB",
                 hint: "split it into smaller files")
         }
         var bytes = [UInt8](repeating: 0, count: size)
@@ -94,6 +95,8 @@ enum FileSystem {
 struct FileSystemError: Error {
     var message: String
     var hint: String?
+    /// The hint then ends with the command to run, and the caller adds the file's name.
+    var isPermissionDenied = false
 }
 
 /// Joins path components with `/`, dropping a leading `./` so paths read as the user typed them.
