@@ -209,3 +209,28 @@ def test_no_page_requests_anything_outside_the_site(browser, http_site, page):
     assert outside == []
     loaded = browser.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
     assert any(name.endswith("style.css") for name in loaded), "the stylesheet loaded from the site"
+
+
+@pytest.mark.parametrize("width,height", [(640, 400), (320, 480)], ids=["200%-zoom", "320-reflow"])
+@pytest.mark.parametrize("page", PAGES)
+def test_text_reflows_at_200_percent_zoom_without_sideways_scrolling(browser, default_site, page, width, height):
+    # 1280x800 at 200% zoom lays out like a 640x400 viewport; WCAG's reflow width is 320.
+    set_viewport(browser, width, height)
+    browser.get((default_site / page).as_uri())
+    overflow = browser.execute_script(
+        "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    assert overflow <= 0, f"{page} scrolls sideways by {overflow}px at {width}x{height}"
+    heading = browser.find_element(By.TAG_NAME, "h1")
+    assert heading.is_displayed() and heading.size["width"] > 0
+
+
+def test_the_sheet_slides_up_unless_reduced_motion_is_asked_for(browser, default_site):
+    set_viewport(browser, 390, 844)
+    browser.get((default_site / "info" / "union-square.html").as_uri())
+    assert browser.execute_script("return getComputedStyle(document.querySelector('.sheet')).animationName") == "none"
+    browser.execute_cdp_cmd(
+        "Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": "no-preference"}]}
+    )
+    browser.get((default_site / "info" / "union-square.html").as_uri())
+    assert browser.execute_script("return getComputedStyle(document.querySelector('.sheet')).animationName") == "sheet-up"
