@@ -110,4 +110,7 @@ enum Command {
     }
 }
 
+// A build allocates and frees many short-lived buffers from several threads: see BuildTuning.
+BuildTuning.tuneAllocator()
+
 exit(Command.run(Array(CommandLine.arguments.dropFirst())))

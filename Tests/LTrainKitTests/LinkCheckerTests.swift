@@ -46,17 +46,32 @@ import Testing
         if case .fine = verdict("#elsewhere") { Issue.record("missing own fragment should be broken") }
     }
 
+    @Test func fragmentsIntoOtherPagesAreCheckedOnceAllPagesAreKnown() {
+        let files: Set<String> = ["a.html", "b.html"]
+        let a = LinkChecker.checkPage(
+            outputPath: "a.html", html: #"<a href="b.html#here">ok</a><a href="b.html#gone">bad</a>"#,
+            templatePath: "templates/index.mustache", sourceLinks: [], files: files)
+        let b = LinkChecker.checkPage(
+            outputPath: "b.html", html: #"<h2 id="here">H</h2><a href="https://example.org/">x</a>"#,
+            templatePath: "templates/index.mustache", sourceLinks: [], files: files)
+        #expect(a.problems.isEmpty, "fragments into other pages wait for the second pass")
+        var log = DiagnosticLog()
+        let external = LinkChecker.checkFragments([a, b], log: &log)
+        #expect(external == ["https://example.org/"])
+        #expect(log.errors.map(\.message) == ["link 'b.html#gone' on a.html points to no id 'gone' on b.html"])
+    }
+
     @Test func brokenMarkdownLinkNamesItsSourceLine() {
-        let page = PageLinks(
+        let page = LinkChecker.checkPage(
             outputPath: "info/a.html", html: #"<a href="../stations/zz.html">x</a><a href="../index.html">i</a>"#,
             templatePath: "templates/info.mustache",
             sourceLinks: [
                 SourceLink(
                     destination: "../stations/zz.html", displayPath: "content/stations/01-a.md",
                     location: SourceLocation(line: 7, column: 5))
-            ])
+            ], files: ["info/a.html", "index.html"])
         var log = DiagnosticLog()
-        _ = LinkChecker.check([page], files: ["info/a.html", "index.html"], log: &log)
+        _ = LinkChecker.checkFragments([page], log: &log)
         #expect(
             log.diagnostics.map(\.description) == [
                 "content/stations/01-a.md:7:5: error: link '../stations/zz.html' points to stations/zz.html, which is not in the site\n  hint: check the path; it is relative to the page it appears on"

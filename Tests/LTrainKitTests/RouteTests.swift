@@ -24,6 +24,11 @@ import Testing
             }
         }
         #expect(Routes.resolve("../../x", against: "a.html") == nil)
+        #expect(Routes.resolve("../../x", against: "stations/a.html") == nil)
+        #expect(Routes.resolve("../x/../y.html", against: "stations/a.html") == "y.html")
+        #expect(Routes.resolve("./b.html", against: "stations/a.html") == "stations/b.html")
+        #expect(Routes.resolve("../info//b.html", against: "stations/a.html") == "info/b.html")
+        #expect(Routes.resolve("../...", against: "stations/a.html") == "...")
     }
 
     func routes() throws -> Routes {

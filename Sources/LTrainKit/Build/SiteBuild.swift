@@ -54,13 +54,17 @@ public struct PreparedSite: Sendable {
     /// Load → Model → Route, and the templates parsed and checked. Collects every problem.
     public static func prepare(content: String, templates: String) throws(BuildFailure) -> PreparedSite {
         var log = DiagnosticLog()
+        var clock = PhaseClock()
         let loadedContent = ContentLoader.loadContent(from: content, log: &log)
         let loadedTemplates = ContentLoader.loadTemplates(from: templates, log: &log)
+        clock.lap("load")
         let site = loadedContent.flatMap { SiteBuilder.build($0, log: &log) }
         let library = loadedTemplates.map { checkedLibrary($0, templatesDirectory: templates, log: &log) }
+        clock.lap("model and templates")
         try log.throwIfErrors()
         guard let site, let library, let loadedTemplates else { throw BuildFailure(log.diagnostics) }
         let routes = Routes(site: site, staticFiles: loadedTemplates.staticFiles, log: &log)
+        clock.lap("route")
         try log.throwIfErrors()
         let renderer = PageRenderer(
             site: site, routes: routes, library: library, templatePaths: loadedTemplates.displayPaths)
@@ -109,17 +113,35 @@ public struct PreparedSite: Sendable {
     }
 }
 
+/// Phase timings on standard error when `LTRAIN_TIMINGS` is set, for profiling.
+struct PhaseClock {
+    private let enabled = ProcessInfo.processInfo.environment["LTRAIN_TIMINGS"] != nil
+    private var last = DispatchTime.now()
+
+    mutating func lap(_ phase: String) {
+        guard enabled else { return }
+        let now = DispatchTime.now()
+        let milliseconds = Double(now.uptimeNanoseconds - last.uptimeNanoseconds) / 1e6
+        FileHandle.standardError.write(Data("ltrain: \(phase) \(String(format: "%.1f", milliseconds)) ms\n".utf8))
+        last = now
+    }
+}
+
 /// The whole pipeline: load → model → route → render → check → write.
 public enum SiteBuild {
     public static func run(_ options: BuildOptions) throws(BuildFailure) -> BuildReport {
         let start = DispatchTime.now()
+        var clock = PhaseClock()
         let prepared = try PreparedSite.prepare(content: options.contentDirectory, templates: options.templatesDirectory)
+        clock.lap("load, model, route")
         let output = try OutputFolder(
             path: options.outputDirectory, protecting: [options.contentDirectory, options.templatesDirectory],
             force: options.force)
+        clock.lap("prepare output")
         do {
-            let result = try render(prepared, into: output, jobs: options.jobs)
+            let result = try render(prepared, into: output, jobs: options.jobs, clock: &clock)
             let summary = try output.commit()
+            clock.lap("commit")
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
             return BuildReport(
                 stationCount: prepared.site.line.stations.count, infoPageCount: prepared.site.line.stations.count,
@@ -139,34 +161,50 @@ public enum SiteBuild {
 
     /// Renders every page in parallel, streaming each into the staging folder as it is done and
     /// keeping only its links for the check; then copies the other files and checks every link.
-    static func render(_ prepared: PreparedSite, into output: OutputFolder, jobs: Int) throws(BuildFailure)
-        -> RenderResult
-    {
+    static func render(
+        _ prepared: PreparedSite, into output: OutputFolder, jobs: Int, clock: inout PhaseClock
+    ) throws(BuildFailure) -> RenderResult {
         let renderer = prepared.renderer
         let pages = renderer.pages
         let copied = prepared.copiedFiles
         let allPaths = pages.map { prepared.routes.path(of: $0) } + copied.map(\.outputPath)
         try output.createFolders(for: allPaths)
 
-        let results = Mutex([PageLinks?](repeating: nil, count: pages.count))
+        let files = Set(allPaths)
+        let results = Mutex([PageCheck?](repeating: nil, count: pages.count))
         let problems = Mutex(DiagnosticLog())
+        // Workers take the next small batch of pages from a shared counter, so the load stays even
+        // however long each page takes; results land at their page's index, so the outcome does
+        // not depend on the scheduling.
         let workers = min(jobs, max(1, pages.count))
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            var index = worker
-            while index < pages.count {
-                do throws(Diagnostic) {
-                    let page = try renderer.render(pages[index])
-                    try output.write(page.html, to: page.outputPath)
-                    let links = PageLinks(
-                        outputPath: page.outputPath, html: page.html, templatePath: page.templatePath,
-                        sourceLinks: page.sourceLinks)
-                    results.withLock { $0[index] = links }
-                } catch {
-                    problems.withLock { $0.report(error) }
+        let batch = max(1, min(64, pages.count / (workers * 8)))
+        let nextBatch = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while true {
+                let start = nextBatch.wrappingAdd(1, ordering: .relaxed).oldValue * batch
+                guard start < pages.count else { break }
+                var checks: [(Int, PageCheck)] = []
+                var failures: [Diagnostic] = []
+                for index in start..<min(start + batch, pages.count) {
+                    do throws(Diagnostic) {
+                        let page = try renderer.render(pages[index])
+                        try output.write(page.html, to: page.outputPath)
+                        checks.append(
+                            (index,
+                             LinkChecker.checkPage(
+                                outputPath: page.outputPath, html: page.html, templatePath: page.templatePath,
+                                sourceLinks: page.sourceLinks, files: files)))
+                    } catch {
+                        failures.append(error)
+                    }
                 }
-                index += workers
+                results.withLock { results in
+                    for (index, check) in checks { results[index] = check }
+                }
+                if !failures.isEmpty { problems.withLock { $0.report(contentsOf: failures) } }
             }
         }
+        clock.lap("render and write \(pages.count) pages")
         var log = problems.withLock { $0 }
         for file in copied {
             do {
@@ -181,8 +219,9 @@ public enum SiteBuild {
             }
         }
         try log.throwIfErrors()
-        let pageLinks = results.withLock { $0.compactMap { $0 } }
-        let external = LinkChecker.check(pageLinks, files: Set(allPaths), log: &log)
+        let checks = results.withLock { $0.compactMap { $0 } }
+        let external = LinkChecker.checkFragments(checks, log: &log)
+        clock.lap("copy files, check fragments")
         try log.throwIfErrors()
         return RenderResult(fileCount: allPaths.count, externalLinks: external)
     }

@@ -1,20 +1,12 @@
-/// The links and ids of one page, read from its HTML.
-public struct PageLinks: Sendable {
+/// What checking one page found: its ids, its problems, and the links whose `#fragment` points
+/// into another page (checked once every page is known).
+public struct PageCheck: Sendable {
     public var outputPath: String
-    /// `href` and `src` values, with entities decoded, in document order.
-    public var links: [String]
     public var ids: Set<String>
-    public var templatePath: String
-    public var sourceLinks: [SourceLink]
-
-    public init(outputPath: String, html: String, templatePath: String, sourceLinks: [SourceLink]) {
-        self.outputPath = outputPath
-        let scanned = HTMLScanner.scan(html)
-        self.links = scanned.links
-        self.ids = scanned.ids
-        self.templatePath = templatePath
-        self.sourceLinks = sourceLinks
-    }
+    public var problems: [Diagnostic]
+    public var external: [String]
+    /// Links to `target#fragment` on other pages, with the diagnostic to report if it is missing.
+    var fragmentLinks: [(target: String, fragment: String, problem: Diagnostic)]
 }
 
 /// The Check stage: every `href` and `src` in every page must resolve to a file of the output
@@ -80,43 +72,79 @@ public enum LinkChecker {
         return .fine
     }
 
-    /// Checks every page; `files` holds every output path (pages and other files).
-    public static func check(_ pages: [PageLinks], files: Set<String>, log: inout DiagnosticLog) -> [String] {
+    /// Checks one rendered page against the set of every output path: safe to run on many pages
+    /// at once. Links into other pages' fragments are left for `checkFragments`.
+    public static func checkPage(
+        outputPath: String, html: String, templatePath: String, sourceLinks: [SourceLink], files: Set<String>
+    ) -> PageCheck {
+        let scanned = HTMLScanner.scan(html)
+        var check = PageCheck(outputPath: outputPath, ids: scanned.ids, problems: [], external: [], fragmentLinks: [])
+        var reported: Set<String> = []
+        for link in scanned.links {
+            switch judge(link, on: outputPath, files: files, ids: { _ in nil }, ownIDs: scanned.ids) {
+            case .fine:
+                guard let hash = link.firstIndex(of: "#"), link.startIndex != hash else { continue }
+                let fragment = String(link[link.index(after: hash)...])
+                let path = String(link[..<hash])
+                guard !fragment.isEmpty, let decoded = Routes.percentDecoded(path),
+                    let target = Routes.resolve(decoded, against: outputPath), target != outputPath
+                else { continue }
+                let decodedFragment = Routes.percentDecoded(fragment) ?? fragment
+                let problem = diagnostic(
+                    for: link, reason: "points to no id '\(decodedFragment)' on \(target)",
+                    hint: "check the spelling of the id it should point to", outputPath: outputPath,
+                    templatePath: templatePath, sourceLinks: sourceLinks)
+                check.fragmentLinks.append((target, decodedFragment, problem))
+            case .external:
+                check.external.append(link)
+            case .broken(let reason, let hint):
+                guard reported.insert(link).inserted else { continue }
+                check.problems.append(
+                    diagnostic(
+                        for: link, reason: reason, hint: hint, outputPath: outputPath, templatePath: templatePath,
+                        sourceLinks: sourceLinks))
+            }
+        }
+        return check
+    }
+
+    /// The second pass: reports every problem found, and every `#fragment` that is not on its page.
+    /// Returns the external links, sorted, for listing.
+    public static func checkFragments(_ pages: [PageCheck], log: inout DiagnosticLog) -> [String] {
         var idsByPath: [String: Set<String>] = [:]
         for page in pages { idsByPath[page.outputPath] = page.ids }
         var external: Set<String> = []
         for page in pages {
+            log.report(contentsOf: page.problems)
+            external.formUnion(page.external)
             var reported: Set<String> = []
-            for link in page.links {
-                switch judge(link, on: page.outputPath, files: files, ids: { idsByPath[$0] }, ownIDs: page.ids) {
-                case .fine:
-                    continue
-                case .external:
-                    external.insert(link)
-                case .broken(let reason, let hint):
-                    guard reported.insert(link).inserted else { continue }
-                    if let source = page.sourceLinks.first(where: { $0.destination == link }) {
-                        // Name the link as the author wrote it, before it was rewritten to a page.
-                        let written = "link '\(source.writtenDestination)'"
-                        if let missing = source.missingContentFile {
-                            log.report(
-                                .error(
-                                    "\(written) names the content file \(missing), which does not exist",
-                                    path: source.displayPath, at: source.location,
-                                    hint: "check the file name; links to content files are relative to the file they are written in"))
-                            continue
-                        }
-                        log.report(.error("\(written) \(reason)", path: source.displayPath, at: source.location, hint: hint))
-                    } else {
-                        log.report(
-                            .error(
-                                "link '\(link)' on \(page.outputPath) \(reason)", path: page.templatePath,
-                                hint: "the link comes from this template or one of its partials; \(hint)"))
-                    }
-                }
+            for link in page.fragmentLinks {
+                guard let ids = idsByPath[link.target], !ids.contains(link.fragment) else { continue }
+                if reported.insert(link.problem.description).inserted { log.report(link.problem) }
             }
         }
         return external.sorted()
+    }
+
+    /// A broken link's diagnostic: at the Markdown line where it was written, or at the template.
+    private static func diagnostic(
+        for link: String, reason: String, hint: String, outputPath: String, templatePath: String,
+        sourceLinks: [SourceLink]
+    ) -> Diagnostic {
+        guard let source = sourceLinks.first(where: { $0.destination == link }) else {
+            return .error(
+                "link '\(link)' on \(outputPath) \(reason)", path: templatePath,
+                hint: "the link comes from this template or one of its partials; \(hint)")
+        }
+        // Name the link as the author wrote it, before it was rewritten to a page.
+        let written = "link '\(source.writtenDestination)'"
+        if let missing = source.missingContentFile {
+            return .error(
+                "\(written) names the content file \(missing), which does not exist", path: source.displayPath,
+                at: source.location,
+                hint: "check the file name; links to content files are relative to the file they are written in")
+        }
+        return .error("\(written) \(reason)", path: source.displayPath, at: source.location, hint: hint)
     }
 }
 
@@ -124,46 +152,66 @@ public enum LinkChecker {
 /// cmark: tags, quoted and unquoted attributes, comments, and script/style bodies skipped.
 enum HTMLScanner {
     static func scan(_ html: String) -> (links: [String], ids: Set<String>) {
+        var html = html
+        return html.withUTF8 { scan(bytes: $0) }
+    }
+
+    /// Whether `bytes[range]` spells `name` (lowercase ASCII), ignoring case.
+    @inline(__always)
+    private static func equalsIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ name: StaticString) -> Bool {
+        guard range.count == name.utf8CodeUnitCount else { return false }
+        let expected = name.utf8Start
+        for offset in 0..<range.count where bytes[range.lowerBound + offset] | 0x20 != expected[offset] {
+            return false
+        }
+        return true
+    }
+
+    private static func scan(bytes: UnsafeBufferPointer<UInt8>) -> (links: [String], ids: Set<String>) {
         var links: [String] = []
         var ids: Set<String> = []
-        let bytes = Array(html.utf8)
         var index = 0
         let count = bytes.count
-        func isNameByte(_ byte: UInt8) -> Bool {
-            byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") && byte != UInt8(ascii: "\n")
-                && byte != UInt8(ascii: "\r") && byte != UInt8(ascii: "=") && byte != UInt8(ascii: ">")
-                && byte != UInt8(ascii: "/") && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "'")
+        @inline(__always) func isSpace(_ byte: UInt8) -> Bool {
+            byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C || byte == UInt8(ascii: "/")
         }
-        func isSpace(_ byte: UInt8) -> Bool {
-            byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n")
-                || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "/")
+        @inline(__always) func isNameByte(_ byte: UInt8) -> Bool {
+            !isSpace(byte) && byte != UInt8(ascii: "=") && byte != UInt8(ascii: ">") && byte != UInt8(ascii: "\"")
+                && byte != UInt8(ascii: "'")
         }
-        func skip(past marker: String) {
-            let needle = Array(marker.utf8)
-            while index < count {
-                if bytes[index] == needle[0] && index + needle.count <= count
-                    && bytes[index..<index + needle.count].elementsEqual(needle)
-                {
-                    index += needle.count
+        func skip(past marker: StaticString) {
+            let needle = marker.utf8Start
+            let length = marker.utf8CodeUnitCount
+            while index + length <= count {
+                var matched = true
+                for offset in 0..<length where bytes[index + offset] | (offset > 1 ? 0x20 : 0) != needle[offset] {
+                    matched = false
+                    break
+                }
+                if matched {
+                    index += length
                     return
                 }
                 index += 1
             }
+            index = count
         }
         while index < count {
             guard bytes[index] == UInt8(ascii: "<") else {
                 index += 1
                 continue
             }
-            if bytes[index...].starts(with: "<!--".utf8) {
+            if index + 3 < count && bytes[index + 1] == UInt8(ascii: "!") && bytes[index + 2] == UInt8(ascii: "-")
+                && bytes[index + 3] == UInt8(ascii: "-")
+            {
                 skip(past: "-->")
                 continue
             }
             index += 1
             let nameStart = index
             while index < count && isNameByte(bytes[index]) { index += 1 }
-            let tagName = String(decoding: bytes[nameStart..<index], as: UTF8.self).lowercased()
-            // Attributes.
+            let tagName = nameStart..<index
+            let isAnchor = equalsIgnoringCase(bytes, tagName, "a")
             while index < count && bytes[index] != UInt8(ascii: ">") {
                 if isSpace(bytes[index]) {
                     index += 1
@@ -175,35 +223,37 @@ enum HTMLScanner {
                     index += 1
                     continue
                 }
-                let name = String(decoding: bytes[attributeStart..<index], as: UTF8.self).lowercased()
-                while index < count && (bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\n")) { index += 1 }
+                let attribute = attributeStart..<index
+                while index < count && (bytes[index] == 0x20 || bytes[index] == 0x0A) { index += 1 }
                 guard index < count, bytes[index] == UInt8(ascii: "=") else { continue }
                 index += 1
-                while index < count && (bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\n")) { index += 1 }
+                while index < count && (bytes[index] == 0x20 || bytes[index] == 0x0A) { index += 1 }
                 guard index < count else { break }
-                var value: String
+                let valueRange: Range<Int>
                 if bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") {
                     let quote = bytes[index]
                     index += 1
                     let valueStart = index
                     while index < count && bytes[index] != quote { index += 1 }
-                    value = String(decoding: bytes[valueStart..<min(index, count)], as: UTF8.self)
+                    valueRange = valueStart..<min(index, count)
                     index += 1
                 } else {
                     let valueStart = index
                     while index < count && !isSpace(bytes[index]) && bytes[index] != UInt8(ascii: ">") { index += 1 }
-                    value = String(decoding: bytes[valueStart..<index], as: UTF8.self)
+                    valueRange = valueStart..<index
                 }
-                value = decodeEntities(value)
-                switch name {
-                case "href", "src": links.append(value)
-                case "id": ids.insert(value)
-                case "name" where tagName == "a": ids.insert(value)
-                default: break
-                }
+                let isLink = equalsIgnoringCase(bytes, attribute, "href") || equalsIgnoringCase(bytes, attribute, "src")
+                let isID = equalsIgnoringCase(bytes, attribute, "id") || (isAnchor && equalsIgnoringCase(bytes, attribute, "name"))
+                guard isLink || isID else { continue }
+                let value = decodeEntities(String(decoding: UnsafeBufferPointer(rebasing: bytes[valueRange]), as: UTF8.self))
+                if isLink { links.append(value) } else { ids.insert(value) }
             }
             index += 1
-            if tagName == "script" { skip(past: "</script") } else if tagName == "style" { skip(past: "</style") }
+            if equalsIgnoringCase(bytes, tagName, "script") {
+                skip(past: "</script")
+            } else if equalsIgnoringCase(bytes, tagName, "style") {
+                skip(past: "</style")
+            }
         }
         return (links, ids)
     }

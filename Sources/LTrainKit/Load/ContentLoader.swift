@@ -1,3 +1,7 @@
+import Dispatch
+import Foundation
+import Synchronization
+
 /// A Markdown file of the content folder, read and split into front matter and body.
 public struct ContentFile: Sendable {
     /// The path as the author sees it, e.g. `content/stations/01-eighth-avenue.md`.
@@ -212,12 +216,30 @@ public enum ContentLoader {
             log.report(.error(error.message, path: joinPath(display, folder)))
             return []
         }
-        var files: [ContentFile] = []
+        var relatives: [String] = []
         for name in names where name.hasSuffix(".md") && !name.hasPrefix(".") {
             let relative = joinPath(folder, name)
             let kind = resolvedKind(joinPath(root, relative), root: root, display: joinPath(display, relative), log: &log)
-            guard kind == .file else { continue }
-            if let file = readMarkdown(relative, root: root, display: display, log: &log) { files.append(file) }
+            if kind == .file { relatives.append(relative) }
+        }
+        // Reading and parsing front matter is independent per file: do it on every core, then
+        // keep files and problems in name order so the outcome does not depend on scheduling.
+        let paths = relatives
+        let results = Mutex([(ContentFile?, [Diagnostic])](repeating: (nil, []), count: paths.count))
+        let next = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: min(paths.count, ProcessInfo.processInfo.activeProcessorCount)) { _ in
+            while true {
+                let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard index < paths.count else { break }
+                var fileLog = DiagnosticLog()
+                let file = readMarkdown(paths[index], root: root, display: display, log: &fileLog)
+                results.withLock { $0[index] = (file, fileLog.diagnostics) }
+            }
+        }
+        var files: [ContentFile] = []
+        for (file, diagnostics) in results.withLock({ $0 }) {
+            log.report(contentsOf: diagnostics)
+            if let file { files.append(file) }
         }
         return files
     }

@@ -198,7 +198,9 @@ public enum SiteBuilder {
 func slugify(_ text: String) -> String {
     var slug = ""
     var pendingDash = false
-    for scalar in text.decomposedStringWithCanonicalMapping.unicodeScalars {
+    // Decomposition (so accents become marks to drop) is only needed beyond ASCII.
+    let scalars = text.utf8.allSatisfy { $0 < 0x80 } ? text.unicodeScalars : text.decomposedStringWithCanonicalMapping.unicodeScalars
+    for scalar in scalars {
         if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
             if pendingDash && !slug.isEmpty { slug += "-" }
             pendingDash = false

@@ -96,15 +96,31 @@ public struct Routes: Sendable {
 
     /// Whether a link starts with a URL scheme such as `https:` or `mailto:`.
     public static func hasScheme(_ link: String) -> Bool {
-        guard let colon = link.firstIndex(of: ":") else { return false }
-        let scheme = link[..<colon]
-        guard let first = scheme.first, first.isLetter else { return false }
-        return scheme.allSatisfy { $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }
+        var first = true
+        for byte in link.utf8 {
+            switch byte {
+            case UInt8(ascii: ":"):
+                return !first
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                first = false
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
+                if first { return false }
+            default:
+                return false
+            }
+        }
+        return false
     }
 
     /// Resolves `relative` against the folder of the file `base` (both relative to one root).
     /// Returns nil when it would climb out of the root.
     public static func resolve(_ relative: String, against base: String) -> String? {
+        let baseFolder = base.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(base[...$0]) } ?? ""
+        // Fast path: a plain name in the base's folder, or one `../` from a folder one level deep.
+        if !relative.utf8.contains(UInt8(ascii: "/")) && relative != "." && relative != ".." {
+            return relative.isEmpty ? (baseFolder.isEmpty ? "" : String(baseFolder.dropLast())) : baseFolder + relative
+        }
+        if let resolved = resolveSimple(relative, baseFolder: baseFolder) { return resolved }
         var parts = base.split(separator: "/").map(String.init)
         if !parts.isEmpty { parts.removeLast() }
         for component in relative.split(separator: "/", omittingEmptySubsequences: true) {
@@ -119,21 +135,75 @@ public struct Routes: Sendable {
         return parts.joined(separator: "/")
     }
 
+    /// `../../name/…` with no other `.` or `..` segments and no empty ones: climb, then append.
+    private static func resolveSimple(_ relative: String, baseFolder: String) -> String? {
+        var rest = Substring(relative)
+        var folder = Substring(baseFolder)
+        while rest.hasPrefix("../") {
+            rest = rest.dropFirst(3)
+            guard let last = folder.dropLast().lastIndex(of: "/") else {
+                guard !folder.isEmpty else { return nil }
+                folder = ""
+                continue
+            }
+            folder = folder[...last]
+        }
+        // Anything unusual left (an empty, `.` or `..` segment) goes the general way.
+        var segmentLength = 0
+        var dots = 0
+        for byte in rest.utf8 {
+            if byte == UInt8(ascii: "/") {
+                if segmentLength == 0 || segmentLength == dots { return nil }
+                segmentLength = 0
+                dots = 0
+            } else {
+                segmentLength += 1
+                if byte == UInt8(ascii: ".") { dots += 1 }
+            }
+        }
+        if segmentLength == 0 || (segmentLength == dots && dots <= 2) { return nil }
+        return String(folder) + String(rest)
+    }
+
     /// The relative URL from the file at `source` to the file at `target`, both relative to the
     /// site root: `stations/a.html` → `style.css` is `../style.css`.
     public static func relativePath(from source: String, to target: String) -> String {
-        let sourceFolders = source.split(separator: "/").dropLast()
-        let targetParts = target.split(separator: "/")
-        let targetFolders = targetParts.dropLast()
+        // Byte-level: this runs for every link of every page.
+        let slash = UInt8(ascii: "/")
+        let sourceBytes = source.utf8
+        let targetBytes = target.utf8
+        // The common folder prefix: up to and including the last '/' both share at the same place.
         var common = 0
-        while common < sourceFolders.count && common < targetFolders.count
-            && sourceFolders[sourceFolders.startIndex + common] == targetFolders[targetFolders.startIndex + common]
-        {
-            common += 1
+        var index = 0
+        var sourceIterator = sourceBytes.makeIterator()
+        var targetIterator = targetBytes.makeIterator()
+        while let a = sourceIterator.next(), let b = targetIterator.next(), a == b {
+            index += 1
+            if a == slash { common = index }
         }
-        let ups = Array(repeating: "..", count: sourceFolders.count - common)
-        let rest = targetParts.dropFirst(common).map { percentEncoded(String($0)) }
-        return (ups + rest).joined(separator: "/")
+        var ups = 0
+        for byte in sourceBytes.dropFirst(common) where byte == slash { ups += 1 }
+        var link = String(repeating: "../", count: ups)
+        let rest = Substring(target).utf8.dropFirst(common)
+        if rest.allSatisfy({ isUnreserved($0) || $0 == slash }) {
+            link += String(decoding: rest, as: UTF8.self)
+        } else {
+            link += rest.split(separator: slash, omittingEmptySubsequences: false)
+                .map { percentEncoded(String(decoding: $0, as: UTF8.self)) }.joined(separator: "/")
+        }
+        return link
+    }
+
+    @inline(__always)
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+            UInt8(ascii: "~"):
+            return true
+        default:
+            return false
+        }
     }
 
     /// Percent-encodes a path component for use in an `href`: everything but unreserved characters.
@@ -141,9 +211,7 @@ public struct Routes: Sendable {
         var encoded = ""
         for byte in component.utf8 {
             switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"):
+            case _ where isUnreserved(byte):
                 encoded.unicodeScalars.append(Unicode.Scalar(byte))
             default:
                 let hex = Array("0123456789ABCDEF".unicodeScalars)
@@ -157,6 +225,7 @@ public struct Routes: Sendable {
 
     /// Reverses `percentEncoded` (and any other `%XX` escapes); nil for malformed escapes.
     public static func percentDecoded(_ text: String) -> String? {
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
         var bytes: [UInt8] = []
         var iterator = text.utf8.makeIterator()
         while let byte = iterator.next() {
