@@ -32,15 +32,15 @@ def station_body(rng: random.Random, index: int, count: int, link_style: str) ->
         link = f"[the next stop](https://example.org/stop-{neighbour + 1})"
     parts = [
         "## Where it is",
-        paragraph(rng, 4),
+        paragraph(rng, 6),
         "## History",
-        paragraph(rng, 5) + f" See {link} and [the MTA](https://new.mta.info/).",
+        paragraph(rng, 8) + f" See {link} and [the MTA](https://new.mta.info/).",
         "## Connections",
         "\n".join(f"- {rng.choice(WORDS).capitalize()} line at *{rng.choice(WORDS)}* street" for _ in range(5)),
         "## Worth knowing",
-        paragraph(rng, 4),
+        paragraph(rng, 6),
         "```\n" + "\n".join(f"departure {h:02d}:{m:02d}  track {rng.randint(1, 4)}" for h, m in [(7, 5), (7, 12), (7, 19), (7, 26)]) + "\n```",
-        paragraph(rng, 3),
+        paragraph(rng, 5),
     ]
     return "\n\n".join(parts) + "\n"
 
