@@ -4,7 +4,7 @@ import LTrainKit
 /// The ltrain command line: parses arguments, runs the pipeline, prints what happened, and exits
 /// 0 on success, 1 when the site has problems, 2 when the command itself is wrong.
 enum Command {
-    static let version = "ltrain 0.1.0"
+    static let version = "ltrain \(ltrainVersion)"
 
     static let usage = """
         ltrain builds a site of stations, info pages and checklists from Markdown.

@@ -131,6 +131,41 @@ import Testing
         #expect(try site.page("info/third-avenue.html").contains("One more line."))
     }
 
+    @Test func pagesRenderedFromUnchangedInputsAreNotRenderedAgain() throws {
+        let site = try TestSite.defaultSite()
+        let first = try site.build()
+        #expect(first.rendered == 14)
+        #expect(try site.build().rendered == 0, "a no-op rebuild renders nothing")
+
+        let path = "content/stations/04-third-avenue.md"
+        let original = try String(contentsOfFile: site.root + "/" + path, encoding: .utf8)
+        try site.write(path, original + "\nA new paragraph.\n")
+        let bodyEdit = try site.build()
+        #expect(bodyEdit.rendered == 1, "only the station's info page depends on its body")
+        #expect(try site.page("info/third-avenue.html").contains("A new paragraph."))
+
+        try site.write(path, original.replacingOccurrences(of: "title: Third Avenue", with: "title: 3rd Avenue"))
+        let titleEdit = try site.build()
+        #expect(titleEdit.rendered == 14, "a title shows on neighbours, the index and the map: all render")
+        #expect(try site.page("stations/first-avenue.html").contains(">3rd Avenue</span>"))
+
+        try site.write("templates/info.mustache", try String(contentsOfFile: site.templates + "/info.mustache", encoding: .utf8) + "\n")
+        #expect(try site.build().rendered == 14, "a template change renders everything")
+    }
+
+    @Test func fragmentLinksIntoOtherPagesAreCheckedEvenWhenThePageIsKept() throws {
+        let site = try TestSite.defaultSite()
+        let first = "content/stations/01-eighth-avenue.md"
+        try site.write(first, try String(contentsOfFile: site.root + "/" + first, encoding: .utf8) + "\nSee [connections](02-sixth-avenue.md#connections).\n")
+        try site.build()
+        // Sixth Avenue's info page loses the heading; Eighth Avenue's page is unchanged but its link broke.
+        let second = "content/stations/02-sixth-avenue.md"
+        try site.write(second, try String(contentsOfFile: site.root + "/" + second, encoding: .utf8).replacingOccurrences(of: "## Connections", with: "## Transfers"))
+        let failures = site.failures()
+        #expect(failures.count == 1)
+        #expect(failures.first?.hasPrefix("content/stations/01-eighth-avenue.md:28:5: error: link '02-sixth-avenue.md#connections' points to no id 'connections' on info/sixth-avenue.html") == true)
+    }
+
     @Test func pagesOfRemovedStationsAreRemoved() throws {
         let site = try TestSite.defaultSite()
         try site.build()

@@ -56,7 +56,7 @@ import Testing
         let routes = try routes()
         let info = Page.info(slug: "a")
         #expect(routes.rewriteContentLink("02-b.md", writtenIn: "stations/01-a.md", on: info) == "../stations/b.html")
-        #expect(routes.rewriteContentLink("02-b.md#history", writtenIn: "stations/01-a.md", on: info) == "../stations/b.html#history")
+        #expect(routes.rewriteContentLink("02-b.md#history", writtenIn: "stations/01-a.md", on: info) == "b.html#history")
         #expect(routes.rewriteContentLink("../index.md", writtenIn: "stations/01-a.md", on: info) == "../index.html")
         #expect(routes.rewriteContentLink("../assets/map.png", writtenIn: "stations/01-a.md", on: info) == "../assets/map.png")
         #expect(routes.rewriteContentLink("checklists/pick.md", writtenIn: "index.md", on: .index) == "checklists/pick.html")

@@ -31,6 +31,8 @@ public struct BuildReport: Sendable {
     public var infoPageCount: Int
     public var checklistCount: Int
     public var fileCount: Int
+    /// Pages rendered; the others were kept from the previous build, rendered from the same inputs.
+    public var rendered: Int
     public var written: Int
     public var unchanged: Int
     public var removed: Int
@@ -67,7 +69,8 @@ public struct PreparedSite: Sendable {
         clock.lap("route")
         try log.throwIfErrors()
         let renderer = PageRenderer(
-            site: site, routes: routes, library: library, templatePaths: loadedTemplates.displayPaths)
+            site: site, routes: routes, library: library, templatePaths: loadedTemplates.displayPaths,
+            templateSources: loadedTemplates.sources)
         return PreparedSite(
             site: site, routes: routes, renderer: renderer, staticFiles: loadedTemplates.staticFiles,
             warnings: log.warnings)
@@ -146,6 +149,7 @@ public enum SiteBuild {
             return BuildReport(
                 stationCount: prepared.site.line.stations.count, infoPageCount: prepared.site.line.stations.count,
                 checklistCount: prepared.site.checklists.count, fileCount: result.fileCount,
+                rendered: result.rendered,
                 written: summary.written, unchanged: summary.unchanged, removed: summary.removed,
                 warnings: prepared.warnings, externalLinks: result.externalLinks, seconds: seconds)
         } catch {
@@ -156,6 +160,7 @@ public enum SiteBuild {
 
     struct RenderResult {
         var fileCount: Int
+        var rendered: Int
         var externalLinks: [String]
     }
 
@@ -179,6 +184,7 @@ public enum SiteBuild {
         let workers = min(jobs, max(1, pages.count))
         let batch = max(1, min(64, pages.count / (workers * 8)))
         let nextBatch = Atomic<Int>(0)
+        let renderedCount = Atomic<Int>(0)
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while true {
                 let start = nextBatch.wrappingAdd(1, ordering: .relaxed).oldValue * batch
@@ -187,13 +193,24 @@ public enum SiteBuild {
                 var failures: [Diagnostic] = []
                 for index in start..<min(start + batch, pages.count) {
                     do throws(Diagnostic) {
+                        let key = renderer.inputKey(for: pages[index])
+                        let outputPath = renderer.routes.path(of: pages[index])
+                        if let ids = output.reuse(outputPath, key: key) {
+                            // Rendered from the same inputs last time, and all its links were fine then.
+                            checks.append((index, PageCheck(outputPath: outputPath, ids: Set(ids))))
+                            continue
+                        }
                         let page = try renderer.render(pages[index])
-                        try output.write(page.html, to: page.outputPath)
-                        checks.append(
-                            (index,
-                             LinkChecker.checkPage(
-                                outputPath: page.outputPath, html: page.html, templatePath: page.templatePath,
-                                sourceLinks: page.sourceLinks, files: files)))
+                        renderedCount.wrappingAdd(1, ordering: .relaxed)
+                        let check = LinkChecker.checkPage(
+                            outputPath: page.outputPath, html: page.html, templatePath: page.templatePath,
+                            sourceLinks: page.sourceLinks, files: files)
+                        // A page that links into another page's #fragment is always checked again,
+                        // since the other page may have changed.
+                        try output.write(
+                            page.html, to: page.outputPath, key: check.fragmentLinks.isEmpty ? key : nil,
+                            ids: check.ids.sorted())
+                        checks.append((index, check))
                     } catch {
                         failures.append(error)
                     }
@@ -223,6 +240,7 @@ public enum SiteBuild {
         let external = LinkChecker.checkFragments(checks, log: &log)
         clock.lap("copy files, check fragments")
         try log.throwIfErrors()
-        return RenderResult(fileCount: allPaths.count, externalLinks: external)
+        return RenderResult(
+            fileCount: allPaths.count, rendered: renderedCount.load(ordering: .relaxed), externalLinks: external)
     }
 }

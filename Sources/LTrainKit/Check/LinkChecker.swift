@@ -7,6 +7,17 @@ public struct PageCheck: Sendable {
     public var external: [String]
     /// Links to `target#fragment` on other pages, with the diagnostic to report if it is missing.
     var fragmentLinks: [(target: String, fragment: String, problem: Diagnostic)]
+
+    init(
+        outputPath: String, ids: Set<String>, problems: [Diagnostic] = [], external: [String] = [],
+        fragmentLinks: [(target: String, fragment: String, problem: Diagnostic)] = []
+    ) {
+        self.outputPath = outputPath
+        self.ids = ids
+        self.problems = problems
+        self.external = external
+        self.fragmentLinks = fragmentLinks
+    }
 }
 
 /// The Check stage: every `href` and `src` in every page must resolve to a file of the output

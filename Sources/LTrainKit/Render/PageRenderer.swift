@@ -58,8 +58,36 @@ public struct PageRenderer: Sendable {
     private let fileOutputPaths: [String]
     private let stationPositions: [String: Int]
     private let checklistPositions: [String: Int]
+    /// A hash of everything every page may show: templates, site settings, the line and the
+    /// checklists' titles, and every output path.
+    private let siteKey: ContentHash
 
-    public init(site: Site, routes: Routes, library: MustacheLibrary, templatePaths: [String: String]) {
+    public init(
+        site: Site, routes: Routes, library: MustacheLibrary, templatePaths: [String: String],
+        templateSources: [String: String] = [:]
+    ) {
+        var hasher = ContentHasher()
+        hasher.add(ltrainVersion)
+        for (name, source) in templateSources.sorted(by: { $0.key < $1.key }) {
+            hasher.add(name)
+            hasher.add(source)
+        }
+        hasher.add(site.title)
+        hasher.add(site.nextLabel)
+        hasher.add(site.language)
+        hasher.add(site.markdownOptions.allowsUnsafeHTML ? "unsafe" : "safe")
+        for station in site.line.stations {
+            hasher.add(station.slug)
+            hasher.add(station.title)
+            hasher.add(station.summary ?? "\u{0}")
+            hasher.add(station.info.body.contentPath)
+        }
+        for checklist in site.checklists {
+            hasher.add(checklist.slug)
+            hasher.add(checklist.title)
+        }
+        for path in routes.filePaths.sorted() { hasher.add(path) }
+        self.siteKey = hasher.hash
         self.site = site
         self.routes = routes
         self.library = library
@@ -80,6 +108,30 @@ public struct PageRenderer: Sendable {
         }
         for checklist in site.checklists { pages.append(.checklist(slug: checklist.slug)) }
         return pages
+    }
+
+    /// A hash of everything `page` is rendered from: when it matches the previous build's, the
+    /// previous page can be kept without rendering it.
+    public func inputKey(for page: Page) -> ContentHash {
+        var hasher = ContentHasher()
+        hasher.add(siteKey)
+        switch page {
+        case .index:
+            hasher.add("index")
+            hasher.add(site.index.body.text)
+        case .station(let slug):
+            hasher.add("station")
+            hasher.add(slug)
+        case .info(let slug):
+            hasher.add("info")
+            hasher.add(slug)
+            if let position = stationPositions[slug] { hasher.add(site.line.stations[position].info.body.text) }
+        case .checklist(let slug):
+            hasher.add("checklist")
+            hasher.add(slug)
+            if let position = checklistPositions[slug] { hasher.add(site.checklists[position].body.text) }
+        }
+        return hasher.hash
     }
 
     /// The name by which templates refer to a file: every character that is not a letter or digit

@@ -15,6 +15,8 @@ public struct Routes: Sendable {
     public private(set) var filePaths: Set<String> = []
     /// Content path (`stations/03-union-square.md`, `assets/map.png`) → output path.
     private var contentTargets: [String: String] = [:]
+    /// Station content path → its info page, where the station's Markdown (and its headings) is shown.
+    private var infoTargets: [String: String] = [:]
 
     public static func outputPath(of page: Page) -> String {
         switch page {
@@ -49,6 +51,7 @@ public struct Routes: Sendable {
         for station in site.line.stations {
             add(.station(slug: station.slug), owner: station.sourcePath, contentPath: station.info.body.contentPath)
             add(.info(slug: station.slug), owner: station.sourcePath + " (info page)", contentPath: nil)
+            infoTargets[station.info.body.contentPath] = Self.outputPath(of: .info(slug: station.slug))
         }
         for checklist in site.checklists {
             add(.checklist(slug: checklist.slug), owner: checklist.body.displayPath, contentPath: checklist.body.contentPath)
@@ -75,7 +78,8 @@ public struct Routes: Sendable {
         Self.relativePath(from: path(of: source), to: outputPath)
     }
 
-    /// Rewrites a link written in Markdown at `contentPath` to another content file
+    /// Rewrites a link written in Markdown at `contentPath` to another content file. A station's
+    /// file leads to its station page, or with a `#fragment` to that heading on its info page
     /// (`../stations/03-union-square.md#history`, `../assets/map.png`) into a link from `page`
     /// to that file's output. Returns nil for links that are not to content files (external, or unknown).
     public func rewriteContentLink(_ destination: String, writtenIn contentPath: String, on page: Page) -> String? {
@@ -88,9 +92,11 @@ public struct Routes: Sendable {
             fragment = String(target[hash...])
             target = String(target[..<hash])
         }
-        guard let resolved = Self.resolve(target, against: contentPath), let output = contentTargets[resolved] else {
+        guard let resolved = Self.resolve(target, against: contentPath), var output = contentTargets[resolved] else {
             return nil
         }
+        // A station's headings are on its info page, so a link to one of them goes there.
+        if fragment.count > 1, let info = infoTargets[resolved] { output = info }
         return Self.relativePath(from: path(of: page), to: output) + fragment
     }
 

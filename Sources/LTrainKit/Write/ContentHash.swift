@@ -1,13 +1,13 @@
 /// A fast 64-bit hash of file contents, word at a time (multiply–rotate mixing), for telling
 /// whether a file's bytes changed since the last build. Not for security.
-struct ContentHash: Hashable, Sendable, CustomStringConvertible {
-    let value: UInt64
+public struct ContentHash: Hashable, Sendable, CustomStringConvertible {
+    public let value: UInt64
 
-    init(value: UInt64) {
+    public init(value: UInt64) {
         self.value = value
     }
 
-    init(_ bytes: UnsafeRawBufferPointer) {
+    public init(_ bytes: UnsafeRawBufferPointer) {
         let prime1: UInt64 = 0x9E37_79B1_85EB_CA87
         let prime2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
         var hash: UInt64 = 0x27D4_EB2F_1656_67C5 ^ UInt64(bytes.count)
@@ -32,11 +32,11 @@ struct ContentHash: Hashable, Sendable, CustomStringConvertible {
         value = hash
     }
 
-    init(_ bytes: [UInt8]) {
+    public init(_ bytes: [UInt8]) {
         self = bytes.withUnsafeBytes { ContentHash($0) }
     }
 
-    var description: String {
+    public var description: String {
         let hex = String(value, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
@@ -46,4 +46,24 @@ extension UInt64 {
     fileprivate func rotatedLeft(_ count: UInt64) -> UInt64 {
         (self << count) | (self >> (64 - count))
     }
+}
+
+/// Builds the hash of several values in order, each one delimited so that ("ab", "c") and
+/// ("a", "bc") differ.
+public struct ContentHasher {
+    private var bytes: [UInt8] = []
+
+    public init() {}
+
+    public mutating func add(_ text: String) {
+        bytes.append(contentsOf: String(text.utf8.count).utf8)
+        bytes.append(0x3A)
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    public mutating func add(_ hash: ContentHash) {
+        add(hash.description)
+    }
+
+    public var hash: ContentHash { ContentHash(bytes) }
 }

@@ -154,21 +154,46 @@ public final class OutputFolder: Sendable {
 
     /// Writes one file of the new site: a hard link to the previous file when the bytes are the
     /// same, a new file otherwise. Safe to call from several threads for different paths.
-    public func write(_ bytes: UnsafeRawBufferPointer, to outputPath: String) throws(Diagnostic) {
+    /// Keeps the previous build's page without rendering it again, when it was rendered from the
+    /// same inputs (`key`) and its file is as ltrain left it. Returns the page's ids, or nil when
+    /// the page must be rendered.
+    public func reuse(_ outputPath: String, key: ContentHash) -> [String]? {
+        guard let old = previous.entries[outputPath], old.key == key, linkPrevious(outputPath, old) else {
+            return nil
+        }
+        state.withLock { state in
+            state.manifest.entries[outputPath] = old
+            state.unchanged += 1
+        }
+        return old.ids
+    }
+
+    /// Hard-links the previous output's file into the staging folder if it is untouched since.
+    private func linkPrevious(_ outputPath: String, _ old: Manifest.Entry) -> Bool {
+        let oldPath = joinPath(path, outputPath)
+        var info = stat()
+        return lstat(oldPath, &info) == 0 && Int(info.st_size) == old.size && Self.modified(info) == old.modified
+            && link(oldPath, joinPath(stagingPath, outputPath)) == 0
+    }
+
+    /// Writes one file of the new site: a hard link to the previous file when the bytes are the
+    /// same, a new file otherwise. Safe to call from several threads for different paths.
+    /// `key` and `ids` are remembered for the next build (see `reuse`).
+    public func write(
+        _ bytes: UnsafeRawBufferPointer, to outputPath: String, key: ContentHash? = nil, ids: [String] = []
+    ) throws(Diagnostic) {
         let hash = ContentHash(bytes)
         let target = joinPath(stagingPath, outputPath)
-        if let old = previous.entries[outputPath], old.hash == hash, old.size == bytes.count {
-            let oldPath = joinPath(path, outputPath)
-            var info = stat()
-            if lstat(oldPath, &info) == 0, Int(info.st_size) == old.size, Self.modified(info) == old.modified,
-                link(oldPath, target) == 0
-            {
-                state.withLock { state in
-                    state.manifest.entries[outputPath] = old
-                    state.unchanged += 1
-                }
-                return
+        if var old = previous.entries[outputPath], old.hash == hash, old.size == bytes.count,
+            linkPrevious(outputPath, old)
+        {
+            old.key = key
+            old.ids = ids
+            state.withLock { [old] state in
+                state.manifest.entries[outputPath] = old
+                state.unchanged += 1
             }
+            return
         }
         let descriptor = open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
@@ -192,17 +217,21 @@ public final class OutputFolder: Sendable {
         guard statResult == 0 else {
             throw Diagnostic.error("cannot write \(target): \(FileSystem.describe(errno: errno))")
         }
-        let entry = Manifest.Entry(hash: hash, size: bytes.count, modified: Self.modified(info))
+        let entry = Manifest.Entry(hash: hash, size: bytes.count, modified: Self.modified(info), key: key, ids: ids)
         state.withLock { state in
             state.manifest.entries[outputPath] = entry
             state.written += 1
         }
     }
 
-    public func write(_ text: String, to outputPath: String) throws(Diagnostic) {
+    public func write(
+        _ text: String, to outputPath: String, key: ContentHash? = nil, ids: [String] = []
+    ) throws(Diagnostic) {
         var text = text
         let result = text.withUTF8 { buffer in
-            Result { () throws(Diagnostic) in try write(UnsafeRawBufferPointer(buffer), to: outputPath) }
+            Result { () throws(Diagnostic) in
+                try write(UnsafeRawBufferPointer(buffer), to: outputPath, key: key, ids: ids)
+            }
         }
         try result.get()
     }
