@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 #if canImport(Glibc)
@@ -89,6 +90,61 @@ enum FileSystem {
         }
         if filled < size { bytes.removeLast(size - filled) }
         return bytes
+    }
+}
+
+extension FileSystem {
+    /// Every file (anything that is not a folder) below `folder`, as sorted relative paths, read with
+    /// readdir and the entries' own types: no stat per file.
+    static func filesBelow(_ folder: String) -> [String] {
+        var files: [String] = []
+        func walk(_ relative: String) {
+            let absolute = relative.isEmpty ? folder : joinPath(folder, relative)
+            guard let directory = opendir(absolute) else { return }
+            defer { closedir(directory) }
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                if name == "." || name == ".." { continue }
+                let child = relative.isEmpty ? name : relative + "/" + name
+                var isDirectory = entry.pointee.d_type == UInt8(DT_DIR)
+                if entry.pointee.d_type == UInt8(DT_UNKNOWN) { isDirectory = kind(of: joinPath(folder, child)) == .directory }
+                if isDirectory { walk(child) } else { files.append(child) }
+            }
+        }
+        walk("")
+        return files.sorted()
+    }
+
+    /// Removes a folder and everything in it, its top-level folders on all cores at once.
+    static func removeTreeInParallel(_ path: String) {
+        let children = (try? entries(of: path)) ?? []
+        let folders = children.filter { kind(of: joinPath(path, $0)) == .directory }
+        DispatchQueue.concurrentPerform(iterations: folders.count) { index in
+            removeTree(joinPath(path, folders[index]))
+        }
+        removeTree(path)
+    }
+
+    /// Removes a folder and everything in it, without following symbolic links.
+    static func removeTree(_ path: String) {
+        guard let directory = opendir(path) else {
+            unlink(path)
+            return
+        }
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name == "." || name == ".." { continue }
+            let child = joinPath(path, name)
+            var isDirectory = entry.pointee.d_type == UInt8(DT_DIR)
+            if entry.pointee.d_type == UInt8(DT_UNKNOWN) { isDirectory = kind(of: child) == .directory }
+            if isDirectory { removeTree(child) } else { unlink(child) }
+        }
+        closedir(directory)
+        rmdir(path)
     }
 }
 

@@ -24,21 +24,63 @@ struct Manifest: Sendable, Equatable {
     }
 
     init?(text: String) {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: true)[...]
-        guard lines.first == Substring(Self.header) else { return nil }
-        lines = lines.dropFirst()
-        for line in lines {
-            let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: false)
-            guard fields.count == 6, let hash = UInt64(fields[0], radix: 16), let size = Int(fields[1]),
-                let modified = Int64(fields[2])
-            else { return nil }
-            let key = fields[3] == "-" ? nil : UInt64(fields[3], radix: 16).map(ContentHash.init(value:))
-            let ids =
-                fields[4] == "-"
-                ? [] : fields[4].split(separator: ",").compactMap { Routes.percentDecoded(String($0)) }
-            entries[String(fields[5])] = Entry(
-                hash: ContentHash(value: hash), size: size, modified: modified, key: key, ids: ids)
+        var text = text
+        guard let parsed = text.withUTF8({ Self.parse($0) }) else { return nil }
+        entries = parsed
+    }
+
+    /// Parses the manifest's bytes directly: it has a line for every file of the site.
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> [String: Entry]? {
+        let header = Array((Self.header + "\n").utf8)
+        guard bytes.count >= header.count, bytes.prefix(header.count).elementsEqual(header) else { return nil }
+        var entries: [String: Entry] = [:]
+        var index = header.count
+        let count = bytes.count
+        func field() -> Range<Int>? {
+            let start = index
+            while index < count && bytes[index] != 0x20 && bytes[index] != 0x0A { index += 1 }
+            guard index < count, bytes[index] == 0x20 else { return nil }
+            defer { index += 1 }
+            return start..<index
         }
+        func number(_ range: Range<Int>, radix: UInt64) -> UInt64? {
+            guard !range.isEmpty, range.count <= 20 else { return nil }
+            var value: UInt64 = 0
+            for position in range {
+                let byte = bytes[position]
+                let digit: UInt64
+                switch byte {
+                case 0x30...0x39: digit = UInt64(byte - 0x30)
+                case 0x61...0x66 where radix == 16: digit = UInt64(byte - 0x61 + 10)
+                default: return nil
+                }
+                value = value &* radix &+ digit
+            }
+            return value
+        }
+        func text(_ range: Range<Int>) -> String {
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        }
+        entries.reserveCapacity(count / 80)
+        while index < count {
+            guard let hashField = field(), let sizeField = field(), let modifiedField = field(),
+                let keyField = field(), let idsField = field(),
+                let hash = number(hashField, radix: 16), let size = number(sizeField, radix: 10),
+                let modified = number(modifiedField, radix: 10)
+            else { return nil }
+            let pathStart = index
+            while index < count && bytes[index] != 0x0A { index += 1 }
+            let path = text(pathStart..<index)
+            index += 1
+            let isDash: (Range<Int>) -> Bool = { $0.count == 1 && bytes[$0.lowerBound] == UInt8(ascii: "-") }
+            let key = isDash(keyField) ? nil : number(keyField, radix: 16).map(ContentHash.init(value:))
+            let ids =
+                isDash(idsField)
+                ? [] : text(idsField).split(separator: ",").compactMap { Routes.percentDecoded(String($0)) }
+            entries[path] = Entry(
+                hash: ContentHash(value: hash), size: Int(size), modified: Int64(modified), key: key, ids: ids)
+        }
+        return entries
     }
 
     var text: String {

@@ -96,7 +96,7 @@ public final class OutputFolder: Sendable {
         self.previous = previous
 
         // A staging folder left by a build that was killed is ltrain's own leftover: remove it.
-        try? FileManager.default.removeItem(atPath: stagingPath)
+        FileSystem.removeTree(stagingPath)
         do {
             try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
             try FileManager.default.createDirectory(atPath: stagingPath, withIntermediateDirectories: false)
@@ -124,13 +124,7 @@ public final class OutputFolder: Sendable {
 
     /// Every file below `folder`, as paths relative to it.
     static func allFiles(in folder: String) -> [String] {
-        guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return [] }
-        var files: [String] = []
-        while let relative = enumerator.nextObject() as? String {
-            let kind = FileSystem.kind(of: joinPath(folder, relative))
-            if kind != .directory { files.append(relative) }
-        }
-        return files.sorted()
+        FileSystem.filesBelow(folder)
     }
 
     /// Creates the folders the given output paths need inside the staging folder, once, before
@@ -278,7 +272,7 @@ public final class OutputFolder: Sendable {
                 return Summary(written: written, unchanged: unchanged, removed: removed)
             }
             // The staging path now holds the previous site.
-            try? FileManager.default.removeItem(atPath: stagingPath)
+            FileSystem.removeTreeInParallel(stagingPath)
         } else if rename(stagingPath, path) != 0 {
             let code = errno
             abandon()
