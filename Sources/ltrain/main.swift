@@ -15,7 +15,8 @@ enum Command {
 
         Options:
           --content DIR     the site's Markdown (default: content)
-          --templates DIR   the Mustache templates and CSS (default: templates)
+          --templates DIR   Mustache templates and theme files over the built-in ones
+                            (default: templates, when that folder exists)
           --output DIR      where the site is written (default: _site)
           --force           replace an output folder that holds files ltrain did not write
           --jobs N          pages rendered at once (default: number of cores)
@@ -56,7 +57,8 @@ enum Command {
     }
 
     static func build(_ arguments: [String]) throws(UsageError) -> Int32 {
-        var options = BuildOptions()
+        // Without --templates, ./templates is used if it exists, else the built-in templates.
+        var options = BuildOptions(templatesRequired: false)
         var quiet = false
         var rest = arguments[...]
         func value(for option: String) throws(UsageError) -> String {
@@ -68,7 +70,9 @@ enum Command {
         while let argument = rest.popFirst() {
             switch argument {
             case "--content": options.contentDirectory = try value(for: argument)
-            case "--templates": options.templatesDirectory = try value(for: argument)
+            case "--templates":
+                options.templatesDirectory = try value(for: argument)
+                options.templatesRequired = true
             case "--output": options.outputDirectory = try value(for: argument)
             case "--force": options.force = true
             case "--quiet", "-q": quiet = true

@@ -7,6 +7,9 @@ public struct BuildOptions: Sendable {
     public var contentDirectory: String
     public var templatesDirectory: String
     public var outputDirectory: String
+    /// Whether the templates folder must exist; when false and it is missing, the built-in
+    /// templates are used alone.
+    public var templatesRequired: Bool
     /// Replace an output folder that holds files ltrain did not write.
     public var force: Bool
     /// How many pages render at once; defaults to the number of cores.
@@ -14,12 +17,13 @@ public struct BuildOptions: Sendable {
 
     public init(
         contentDirectory: String = "content", templatesDirectory: String = "templates",
-        outputDirectory: String = "_site", force: Bool = false,
+        outputDirectory: String = "_site", templatesRequired: Bool = true, force: Bool = false,
         jobs: Int = ProcessInfo.processInfo.activeProcessorCount
     ) {
         self.contentDirectory = contentDirectory
         self.templatesDirectory = templatesDirectory
         self.outputDirectory = outputDirectory
+        self.templatesRequired = templatesRequired
         self.force = force
         self.jobs = max(1, jobs)
     }
@@ -54,11 +58,13 @@ public struct PreparedSite: Sendable {
     public var copiedFiles: [AssetFile] { staticFiles + site.assets }
 
     /// Load → Model → Route, and the templates parsed and checked. Collects every problem.
-    public static func prepare(content: String, templates: String) throws(BuildFailure) -> PreparedSite {
+    public static func prepare(
+        content: String, templates: String, templatesRequired: Bool = true
+    ) throws(BuildFailure) -> PreparedSite {
         var log = DiagnosticLog()
         var clock = PhaseClock()
         let loadedContent = ContentLoader.loadContent(from: content, log: &log)
-        let loadedTemplates = ContentLoader.loadTemplates(from: templates, log: &log)
+        let loadedTemplates = ContentLoader.loadTemplates(from: templates, required: templatesRequired, log: &log)
         clock.lap("load")
         let site = loadedContent.flatMap { SiteBuilder.build($0, log: &log) }
         let library = loadedTemplates.map { checkedLibrary($0, templatesDirectory: templates, log: &log) }
@@ -135,7 +141,9 @@ public enum SiteBuild {
     public static func run(_ options: BuildOptions) throws(BuildFailure) -> BuildReport {
         let start = DispatchTime.now()
         var clock = PhaseClock()
-        let prepared = try PreparedSite.prepare(content: options.contentDirectory, templates: options.templatesDirectory)
+        let prepared = try PreparedSite.prepare(
+            content: options.contentDirectory, templates: options.templatesDirectory,
+            templatesRequired: options.templatesRequired)
         clock.lap("load, model, route")
         let output = try OutputFolder(
             path: options.outputDirectory, protecting: [options.contentDirectory, options.templatesDirectory],
@@ -225,6 +233,10 @@ public enum SiteBuild {
         var log = problems.withLock { $0 }
         for file in copied {
             do {
+                if let text = file.builtIn {
+                    try output.write(text, to: file.outputPath)
+                    continue
+                }
                 let bytes = try FileSystem.read(file.sourcePath, limit: ContentLoader.assetSizeLimit)
                 try output.write(bytes, to: file.outputPath)
             } catch let error as FileSystemError {

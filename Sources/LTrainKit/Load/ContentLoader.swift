@@ -20,6 +20,15 @@ public struct AssetFile: Sendable, Equatable {
     /// Where it is read from.
     public var sourcePath: String
     public var displayPath: String
+    /// The contents of a built-in theme file, which has no source path.
+    public var builtIn: String?
+
+    public init(outputPath: String, sourcePath: String, displayPath: String, builtIn: String? = nil) {
+        self.outputPath = outputPath
+        self.sourcePath = sourcePath
+        self.displayPath = displayPath
+        self.builtIn = builtIn
+    }
 }
 
 /// Everything read from `content/`, before any meaning is given to it.
@@ -66,9 +75,31 @@ public enum ContentLoader {
         return content
     }
 
-    public static func loadTemplates(from directory: String, log: inout DiagnosticLog) -> LoadedTemplates? {
-        guard let root = checkedRoot(directory, role: "templates", log: &log) else { return nil }
+    /// The built-in templates and theme files (see `DefaultTemplates`), as loaded templates.
+    public static var defaultTemplates: LoadedTemplates {
         var templates = LoadedTemplates()
+        for (path, text) in DefaultTemplates.files.sorted(by: { $0.key < $1.key }) {
+            if path.hasSuffix(".mustache") {
+                let name = String(path.dropLast(".mustache".count))
+                templates.sources[name] = text
+                templates.displayPaths[name] = "(built-in) \(path)"
+            } else {
+                templates.staticFiles.append(
+                    AssetFile(outputPath: path, sourcePath: "", displayPath: "(built-in) \(path)", builtIn: text))
+            }
+        }
+        return templates
+    }
+
+    /// Loads `directory` over the built-in templates: each of its files replaces the built-in file
+    /// of the same name. When `directory` does not exist and `required` is false, the built-in
+    /// templates alone are used.
+    public static func loadTemplates(
+        from directory: String, required: Bool = true, log: inout DiagnosticLog
+    ) -> LoadedTemplates? {
+        var templates = defaultTemplates
+        if !required && FileSystem.kind(of: directory, followingLinks: true) == .missing { return templates }
+        guard let root = checkedRoot(directory, role: "templates", log: &log) else { return nil }
         for file in files(under: "", root: root, display: directory, log: &log) {
             let display = joinPath(directory, file.relative)
             if file.relative.hasSuffix(".mustache") {
@@ -86,10 +117,12 @@ public enum ContentLoader {
                     log.report(.error(error.message, path: display, hint: error.hint))
                 }
             } else {
+                templates.staticFiles.removeAll { $0.outputPath == file.relative }
                 templates.staticFiles.append(
                     AssetFile(outputPath: file.relative, sourcePath: file.source, displayPath: display))
             }
         }
+        templates.staticFiles.sort { $0.outputPath < $1.outputPath }
         return templates
     }
 
