@@ -75,6 +75,8 @@ enum Command {
                 options.templatesRequired = true
             case "--output": options.outputDirectory = try value(for: argument)
             case "--force": options.force = true
+            case "--drafts": options.includeDrafts = true
+            case "--base-url": options.baseURL = try value(for: argument)
             case "--quiet", "-q": quiet = true
             case "--jobs":
                 guard let jobs = Int(try value(for: argument)), jobs > 0 else {

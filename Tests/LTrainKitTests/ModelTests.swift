@@ -127,7 +127,7 @@ func loadedContent(stations: [ContentFile], checklists: [ContentFile] = []) thro
         #expect(log.errors.isEmpty)
         #expect(
             log.warnings.map(\.description) == [
-                "content/stations/01-a.md:3:1: warning: unknown front-matter key 'colour' is ignored\n  hint: station front matter understands: slug, summary, title"
+                "content/stations/01-a.md:3:1: warning: unknown front-matter key 'colour' is ignored\n  hint: station front matter understands: draft, slug, summary, title"
             ])
     }
 }

@@ -110,7 +110,7 @@ import Testing
 
         let files = Set(TestSite.snapshot(site.output).keys)
         let expected: Set<String> = Set(
-            ["index.html", "style.css", "ltrain.js", "checklists/check-one.html", ".ltrain-manifest"]
+            ["index.html", "404.html", "style.css", "ltrain.js", "checklists/check-one.html", ".ltrain-manifest"]
                 + Self.lTrain.flatMap { ["stations/\($0.slug).html", "info/\($0.slug).html"] })
         #expect(files == expected, "the output holds exactly the site")
 

@@ -12,6 +12,10 @@ public struct BuildOptions: Sendable {
     public var templatesRequired: Bool
     /// Replace an output folder that holds files ltrain did not write.
     public var force: Bool
+    /// Build drafts too.
+    public var includeDrafts = false
+    /// Overrides index.md's `base_url`.
+    public var baseURL: String?
     /// How many pages render at once; defaults to the number of cores.
     public var jobs: Int
 
@@ -59,19 +63,21 @@ public struct PreparedSite: Sendable {
 
     /// Load → Model → Route, and the templates parsed and checked. Collects every problem.
     public static func prepare(
-        content: String, templates: String, templatesRequired: Bool = true
+        content: String, templates: String, templatesRequired: Bool = true,
+        settings: SiteBuilder.Settings = SiteBuilder.Settings()
     ) throws(BuildFailure) -> PreparedSite {
         var log = DiagnosticLog()
         var clock = PhaseClock()
         let loadedContent = ContentLoader.loadContent(from: content, log: &log)
         let loadedTemplates = ContentLoader.loadTemplates(from: templates, required: templatesRequired, log: &log)
         clock.lap("load")
-        let site = loadedContent.flatMap { SiteBuilder.build($0, log: &log) }
+        let site = loadedContent.flatMap { SiteBuilder.build($0, settings: settings, log: &log) }
         let library = loadedTemplates.map { checkedLibrary($0, templatesDirectory: templates, log: &log) }
         clock.lap("model and templates")
         try log.throwIfErrors()
         guard let site, let library, let loadedTemplates else { throw BuildFailure(log.diagnostics) }
-        let routes = Routes(site: site, staticFiles: loadedTemplates.staticFiles, log: &log)
+        let routes = Routes(
+            site: site, staticFiles: loadedTemplates.staticFiles, hasNotFoundPage: library.contains("404"), log: &log)
         clock.lap("route")
         try log.throwIfErrors()
         let renderer = PageRenderer(
@@ -143,7 +149,8 @@ public enum SiteBuild {
         var clock = PhaseClock()
         let prepared = try PreparedSite.prepare(
             content: options.contentDirectory, templates: options.templatesDirectory,
-            templatesRequired: options.templatesRequired)
+            templatesRequired: options.templatesRequired,
+            settings: SiteBuilder.Settings(includeDrafts: options.includeDrafts, baseURL: options.baseURL))
         clock.lap("load, model, route")
         let output = try OutputFolder(
             path: options.outputDirectory, protecting: [options.contentDirectory, options.templatesDirectory],
@@ -180,7 +187,8 @@ public enum SiteBuild {
         let renderer = prepared.renderer
         let pages = renderer.pages
         let copied = prepared.copiedFiles
-        let allPaths = pages.map { prepared.routes.path(of: $0) } + copied.map(\.outputPath)
+        let generated = Routes.generatedFiles(for: prepared.site)
+        let allPaths = pages.map { prepared.routes.path(of: $0) } + copied.map(\.outputPath) + generated
         try output.createFolders(for: allPaths)
 
         let files = Set(allPaths)
@@ -231,6 +239,12 @@ public enum SiteBuild {
         }
         clock.lap("render and write \(pages.count) pages")
         var log = problems.withLock { $0 }
+        do throws(Diagnostic) {
+            if let sitemap = renderer.sitemap() { try output.write(sitemap, to: "sitemap.xml") }
+            if let robots = renderer.robots() { try output.write(robots, to: "robots.txt") }
+        } catch {
+            log.report(error)
+        }
         for file in copied {
             do {
                 if let text = file.builtIn {

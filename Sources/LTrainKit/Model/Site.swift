@@ -76,6 +76,9 @@ public struct Site: Sendable, Equatable {
     public var nextLabel: String
     /// The pages' `lang` (BCP 47), "en" unless the index says otherwise.
     public var language: String
+    /// Where the site will be published (`https://example.org/sub/`), for the sitemap, canonical
+    /// links and robots.txt; pages stay relative either way.
+    public var baseURL: String?
     public var index: IndexPage
     public var line: Line
     public var checklists: [Checklist]

@@ -3,11 +3,36 @@ import Foundation
 /// The Model stage: gives the loaded files their meaning (the site, its line of stations, its
 /// checklists) and checks everything an author can get wrong about them. A function of values only.
 public enum SiteBuilder {
-    static let indexKeys: Set<String> = ["title", "next_label", "language", "unsafe_html"]
-    static let stationKeys: Set<String> = ["title", "summary", "slug"]
-    static let checklistKeys: Set<String> = ["title", "slug"]
+    static let indexKeys: Set<String> = ["title", "next_label", "language", "unsafe_html", "base_url"]
+    static let stationKeys: Set<String> = ["title", "summary", "slug", "draft"]
+    static let checklistKeys: Set<String> = ["title", "slug", "draft"]
 
-    public static func build(_ content: LoadedContent, log: inout DiagnosticLog) -> Site? {
+    /// What the command line may set over the content's own settings.
+    public struct Settings: Sendable {
+        /// Build stations and checklists marked `draft: true` too.
+        public var includeDrafts = false
+        /// Overrides `base_url` in index.md.
+        public var baseURL: String?
+
+        public init(includeDrafts: Bool = false, baseURL: String? = nil) {
+            self.includeDrafts = includeDrafts
+            self.baseURL = baseURL
+        }
+    }
+
+    /// A base URL must be absolute http(s); it always ends in `/`.
+    static func normalizedBaseURL(_ text: String) -> String? {
+        let lowered = text.lowercased()
+        guard lowered.hasPrefix("https://") || lowered.hasPrefix("http://"), !text.contains(" "),
+            text.split(separator: "/", omittingEmptySubsequences: true).count >= 2
+        else { return nil }
+        return text.hasSuffix("/") ? text : text + "/"
+    }
+
+    public static func build(
+        _ content: LoadedContent, settings: Settings = Settings(), log: inout DiagnosticLog
+    ) -> Site? {
+        var baseURL: String?
         var title = ""
         var nextLabel = "Go East"
         var language = "en"
@@ -20,11 +45,30 @@ public enum SiteBuilder {
             nextLabel = fields.string("next_label", required: false, log: &log) ?? nextLabel
             language = fields.string("language", required: false, log: &log) ?? language
             options.allowsUnsafeHTML = fields.bool("unsafe_html", log: &log) ?? false
+            if let written = fields.string("base_url", required: false, log: &log) {
+                baseURL = normalizedBaseURL(written)
+                if baseURL == nil {
+                    log.report(
+                        .error(
+                            "base_url '\(written)' is not an absolute http(s) URL", path: index.displayPath,
+                            hint: "write it like base_url: https://example.org/sub/"))
+                }
+            }
             indexBody = MarkdownSource(
                 text: index.document.body, displayPath: index.displayPath, contentPath: index.relativePath, lineOffset: index.document.bodyLineOffset)
         }
-        let stations = buildStations(content.stations, log: &log)
-        let checklists = buildChecklists(content.checklists, options: options, log: &log)
+        if let override = settings.baseURL {
+            baseURL = normalizedBaseURL(override)
+            if baseURL == nil {
+                log.report(
+                    .error(
+                        "--base-url '\(override)' is not an absolute http(s) URL",
+                        hint: "write it like --base-url https://example.org/sub/"))
+            }
+        }
+        let stations = buildStations(content.stations, includeDrafts: settings.includeDrafts, log: &log)
+        let checklists = buildChecklists(
+            content.checklists, options: options, includeDrafts: settings.includeDrafts, log: &log)
         if content.stations.isEmpty && content.index != nil {
             log.report(
                 .warning(
@@ -33,7 +77,7 @@ public enum SiteBuilder {
         }
         guard !log.hasErrors else { return nil }
         return Site(
-            title: title, nextLabel: nextLabel, language: language, index: IndexPage(body: indexBody), line: Line(stations: stations),
+            title: title, nextLabel: nextLabel, language: language, baseURL: baseURL, index: IndexPage(body: indexBody), line: Line(stations: stations),
             checklists: checklists, assets: content.assets, markdownOptions: options)
     }
 
@@ -72,7 +116,9 @@ public enum SiteBuilder {
         return "use only letters, digits, '-' and '_'" + (suggestion.isEmpty ? "" : ", e.g. '\(suggestion)'")
     }
 
-    private static func buildStations(_ files: [ContentFile], log: inout DiagnosticLog) -> [Station] {
+    private static func buildStations(
+        _ files: [ContentFile], includeDrafts: Bool, log: inout DiagnosticLog
+    ) -> [Station] {
         var stations: [Station] = []
         var slugOwners: [String: String] = [:]
         for file in files {
@@ -87,6 +133,7 @@ public enum SiteBuilder {
                 file.document.frontMatter, path: file.displayPath, knownKeys: stationKeys, noun: "station", log: &log)
             let title = fields.string("title", required: true, log: &log)
             let summary = fields.string("summary", required: false, log: &log)
+            let isDraft = fields.bool("draft", log: &log) ?? false
             var slug = fileSlug
             var slugLocation: SourceLocation?
             if let custom = fields.string("slug", required: false, log: &log) {
@@ -109,7 +156,7 @@ public enum SiteBuilder {
                 continue
             }
             slugOwners[slug.lowercased()] = file.displayPath
-            guard let title else { continue }
+            guard let title, !isDraft || includeDrafts else { continue }
             stations.append(
                 Station(
                     number: number, slug: slug, title: title, summary: summary,
@@ -131,7 +178,7 @@ public enum SiteBuilder {
     // MARK: Checklists
 
     private static func buildChecklists(
-        _ files: [ContentFile], options: MarkdownOptions, log: inout DiagnosticLog
+        _ files: [ContentFile], options: MarkdownOptions, includeDrafts: Bool, log: inout DiagnosticLog
     ) -> [Checklist] {
         var checklists: [Checklist] = []
         var slugOwners: [String: String] = [:]
@@ -140,6 +187,7 @@ public enum SiteBuilder {
                 file.document.frontMatter, path: file.displayPath, knownKeys: checklistKeys, noun: "checklist",
                 log: &log)
             let title = fields.string("title", required: true, log: &log)
+            let isDraft = fields.bool("draft", log: &log) ?? false
             let slug = fields.string("slug", required: false, log: &log) ?? String(file.fileName.dropLast(3))
             guard isValidSlug(slug) else {
                 log.report(
@@ -187,7 +235,7 @@ public enum SiteBuilder {
                 }
                 rows.append(ChecklistRow(value: candidate, text: item.text, line: body.lineOffset + item.line))
             }
-            guard let title else { continue }
+            guard let title, !isDraft || includeDrafts else { continue }
             checklists.append(Checklist(slug: slug, title: title, body: body, rows: rows))
         }
         return checklists.sorted { $0.slug < $1.slug }

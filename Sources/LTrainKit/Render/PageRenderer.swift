@@ -76,6 +76,7 @@ public struct PageRenderer: Sendable {
         hasher.add(site.nextLabel)
         hasher.add(site.language)
         hasher.add(site.markdownOptions.allowsUnsafeHTML ? "unsafe" : "safe")
+        hasher.add(site.baseURL ?? "\u{0}")
         for station in site.line.stations {
             hasher.add(station.slug)
             hasher.add(station.title)
@@ -107,7 +108,28 @@ public struct PageRenderer: Sendable {
             pages.append(.info(slug: station.slug))
         }
         for checklist in site.checklists { pages.append(.checklist(slug: checklist.slug)) }
+        if library.contains("404") { pages.append(.notFound) }
         return pages
+    }
+
+    /// `sitemap.xml`: every page's absolute URL, when the site has a base URL.
+    public func sitemap() -> String? {
+        guard let baseURL = site.baseURL else { return nil }
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        xml += "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
+        for page in pages where page != .notFound {
+            guard let url = routes.absoluteURL(of: page, baseURL: baseURL) else { continue }
+            var escaped = ""
+            escaped.appendEscapingHTML(url)
+            xml += "  <url><loc>\(escaped)</loc></url>\n"
+        }
+        return xml + "</urlset>\n"
+    }
+
+    /// `robots.txt`: allow everything, and say where the sitemap is.
+    public func robots() -> String? {
+        guard let baseURL = site.baseURL else { return nil }
+        return "User-agent: *\nAllow: /\n\nSitemap: \(baseURL)sitemap.xml\n"
     }
 
     /// A hash of everything `page` is rendered from: when it matches the previous build's, the
@@ -130,6 +152,8 @@ public struct PageRenderer: Sendable {
             hasher.add("checklist")
             hasher.add(slug)
             if let position = checklistPositions[slug] { hasher.add(site.checklists[position].body.text) }
+        case .notFound:
+            hasher.add("404")
         }
         return hasher.hash
     }
@@ -178,10 +202,11 @@ public struct PageRenderer: Sendable {
         return [
             "site": [
                 "title": .string(site.title), "language": .string(site.language),
-                "home": .string(routes.link(from: page, to: .index)),
+                "home": .string(routes.link(from: page, to: .index)), "base_url": .optional(site.baseURL),
             ],
             "files": .object(files),
             "document_title": .string(documentTitle),
+            "canonical_url": page == .notFound ? .null : .optional(routes.absoluteURL(of: page, baseURL: site.baseURL)),
         ]
     }
 
@@ -248,6 +273,15 @@ public struct PageRenderer: Sendable {
             context["done_href"] = .string(routes.link(from: page, to: .station(slug: slug)))
             context["body"] = .string(markdownHTML(station.info.body, on: page, sourceLinks: &sourceLinks))
             return ("info", .object(context))
+
+        case .notFound:
+            var context = common(page, title: "Not Found")
+            context["title"] = "Not Found"
+            context["stations"] = .array(
+                site.line.stations.prefix(1).map { station in
+                    ["title": .string(station.title), "href": .string(routes.link(from: page, to: .station(slug: station.slug)))]
+                })
+            return ("404", .object(context))
 
         case .checklist(let slug):
             guard let position = checklistPositions[slug] else {

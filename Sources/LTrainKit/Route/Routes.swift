@@ -4,6 +4,8 @@ public enum Page: Hashable, Sendable {
     case station(slug: String)
     case info(slug: String)
     case checklist(slug: String)
+    /// The page hosts serve for a missing URL, at any depth.
+    case notFound
 }
 
 /// The Route stage: the one place that decides every output path and the relative link between
@@ -24,11 +26,17 @@ public struct Routes: Sendable {
         case .station(let slug): return "stations/\(slug).html"
         case .info(let slug): return "info/\(slug).html"
         case .checklist(let slug): return "checklists/\(slug).html"
+        case .notFound: return "404.html"
         }
     }
 
     /// Lays out the site; two things claiming one output path is an error naming both.
-    public init(site: Site, staticFiles: [AssetFile], log: inout DiagnosticLog) {
+    /// Generated files that are not pages: the sitemap and robots.txt, when the site has a base URL.
+    public static func generatedFiles(for site: Site) -> [String] {
+        site.baseURL == nil ? [] : ["sitemap.xml", "robots.txt"]
+    }
+
+    public init(site: Site, staticFiles: [AssetFile], hasNotFoundPage: Bool = false, log: inout DiagnosticLog) {
         var owners: [String: String] = [:]
         func claim(_ path: String, by owner: String) -> Bool {
             if let previous = owners[path.lowercased()] {
@@ -56,6 +64,10 @@ public struct Routes: Sendable {
         for checklist in site.checklists {
             add(.checklist(slug: checklist.slug), owner: checklist.body.displayPath, contentPath: checklist.body.contentPath)
         }
+        if hasNotFoundPage { add(.notFound, owner: "the 404.mustache template", contentPath: nil) }
+        for path in Self.generatedFiles(for: site) where claim(path, by: "the generated \(path)") {
+            filePaths.insert(path)
+        }
         for file in staticFiles where claim(file.outputPath, by: file.displayPath) {
             filePaths.insert(file.outputPath)
         }
@@ -63,6 +75,13 @@ public struct Routes: Sendable {
             filePaths.insert(asset.outputPath)
             contentTargets[asset.outputPath] = asset.outputPath
         }
+    }
+
+    /// The page's absolute URL on the published site, when the site has a base URL.
+    public func absoluteURL(of page: Page, baseURL: String?) -> String? {
+        guard let baseURL else { return nil }
+        let path = self.path(of: page)
+        return baseURL + Self.relativePath(from: "index.html", to: path)
     }
 
     public func path(of page: Page) -> String {

@@ -4,6 +4,30 @@
 /// these, and a templates/ folder overrides any file of them.
 enum DefaultTemplates {
     static let files: [String: String] = [
+        "404.mustache": #"""
+{{<layout}}
+{{$kind}}notfound{{/kind}}
+{{$base}}
+{{#site.base_url}}
+<base href="{{site.base_url}}">
+{{/site.base_url}}
+{{/base}}
+{{$content}}
+<div class="app">
+<header class="bar large-title-bar">
+<h1>Not Found</h1>
+</header>
+<main class="view grouped">
+<div class="prose intro">
+<p>This stop is not on the line.</p>
+<p><a href="{{site.home}}">See the whole line</a>{{#stations}}, or start at <a href="{{href}}">{{title}}</a>{{/stations}}.</p>
+</div>
+</main>
+</div>
+{{/content}}
+{{/layout}}
+
+"""#,
         "back-chevron.mustache": #"""
 <svg class="chevron" viewBox="0 0 12 20" width="12" height="20" aria-hidden="true" focusable="false"><path d="M10 2 2 10l8 8" fill="none" stroke="currentColor" stroke-width="2.6" stroke-linecap="round" stroke-linejoin="round"/></svg>
 
@@ -126,7 +150,11 @@ enum DefaultTemplates {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
 <meta name="color-scheme" content="light dark">
+{{$base}}{{/base}}
 <title>{{document_title}}</title>
+{{#canonical_url}}
+<link rel="canonical" href="{{canonical_url}}">
+{{/canonical_url}}
 <link rel="stylesheet" href="{{files.style_css}}">
 {{$head}}{{/head}}
 <script src="{{files.ltrain_js}}" defer></script>
