@@ -1,5 +1,6 @@
 import Foundation
 import LTrainKit
+import Synchronization
 
 /// The ltrain command line: parses arguments, runs the pipeline, prints what happened, and exits
 /// 0 on success, 1 when the site has problems, 2 when the command itself is wrong.
@@ -10,7 +11,12 @@ enum Command {
         ltrain builds a site of stations, info pages and checklists from Markdown.
 
         Usage:
-          ltrain build [--content DIR] [--templates DIR] [--output DIR] [--force] [--jobs N] [--quiet]
+          ltrain build [--content DIR] [--templates DIR] [--output DIR] [--base-url URL] [--drafts]
+                       [--force] [--jobs N] [--quiet | --verbose]
+          ltrain check [--output DIR]
+          ltrain new station TITLE [--after SLUG] [--content DIR]
+          ltrain new checklist TITLE [--content DIR]
+          ltrain init DIR
           ltrain --help | --version
 
         Options:
@@ -18,17 +24,35 @@ enum Command {
           --templates DIR   Mustache templates and theme files over the built-in ones
                             (default: templates, when that folder exists)
           --output DIR      where the site is written (default: _site)
+          --base-url URL    where the site is published: adds sitemap.xml, robots.txt and
+                            canonical links (default: base_url in content/index.md, if any)
+          --drafts          include stations and checklists marked draft: true
           --force           replace an output folder that holds files ltrain did not write
           --jobs N          pages rendered at once (default: number of cores)
           --quiet           print only problems
+          --verbose         also print phase timings and the external links found
+          --after SLUG      (new station) place it after this station instead of at the east end
         """
 
     struct UsageError: Error {
         let message: String
     }
 
+    /// Terminal colours on standard error, unless NO_COLOR is set or it is not a terminal.
+    static let colours = isatty(2) == 1 && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+
     static func standardError(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    static func report(_ diagnostic: Diagnostic) {
+        var text = diagnostic.description
+        if colours {
+            let label = "\(diagnostic.severity.rawValue):"
+            let colour = diagnostic.severity == .error ? "\u{1B}[1;31m" : "\u{1B}[1;33m"
+            if let range = text.range(of: label) { text.replaceSubrange(range, with: "\(colour)\(label)\u{1B}[0m") }
+        }
+        standardError(text)
     }
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -36,72 +60,155 @@ enum Command {
             print(usage)
             return 2
         }
-        switch command {
-        case "--help", "-h", "help":
-            print(usage)
-            return 0
-        case "--version":
-            print(version)
-            return 0
-        case "build":
-            do {
-                return try build(Array(arguments.dropFirst()))
-            } catch {
-                standardError("ltrain: \(error.message)\n\n\(usage)")
-                return 2
+        let rest = Array(arguments.dropFirst())
+        do throws(UsageError) {
+            switch command {
+            case "--help", "-h", "help":
+                print(usage)
+                return 0
+            case "--version":
+                print(version)
+                return 0
+            case "build": return try build(rest)
+            case "check": return try check(rest)
+            case "new": return try new(rest)
+            case "init": return try initialise(rest)
+            default: throw UsageError(message: "unknown command '\(command)'")
             }
-        default:
-            standardError("ltrain: unknown command '\(command)'\n\n\(usage)")
+        } catch {
+            standardError("ltrain: \(error.message)\n\n\(usage)")
             return 2
         }
     }
 
+    /// Splits `--option value` pairs and flags from positional words.
+    struct Arguments {
+        var values: [String: String] = [:]
+        var flags: Set<String> = []
+        var words: [String] = []
+
+        init(_ arguments: [String], options: Set<String>, flags allowedFlags: Set<String>) throws(UsageError) {
+            var rest = arguments[...]
+            while let argument = rest.popFirst() {
+                if options.contains(argument) {
+                    guard let value = rest.popFirst(), !value.hasPrefix("--") else {
+                        throw UsageError(message: "\(argument) needs a value")
+                    }
+                    values[argument] = value
+                } else if allowedFlags.contains(argument) {
+                    flags.insert(argument)
+                } else if argument.hasPrefix("-") && argument != "-" {
+                    throw UsageError(message: "unknown option '\(argument)'")
+                } else {
+                    words.append(argument)
+                }
+            }
+        }
+    }
+
+    static func failed(_ failure: BuildFailure, what: String, then note: String = "") -> Int32 {
+        for diagnostic in failure.diagnostics { report(diagnostic) }
+        let errors = failure.diagnostics.filter { $0.severity == .error }.count
+        standardError("ltrain: \(what) failed with \(errors) error\(errors == 1 ? "" : "s")\(note)")
+        return 1
+    }
+
     static func build(_ arguments: [String]) throws(UsageError) -> Int32 {
+        let parsed = try Arguments(
+            arguments, options: ["--content", "--templates", "--output", "--jobs", "--base-url"],
+            flags: ["--force", "--quiet", "-q", "--verbose", "-v", "--drafts", "--help", "-h"])
+        if parsed.flags.contains("--help") || parsed.flags.contains("-h") {
+            print(usage)
+            return 0
+        }
+        guard parsed.words.isEmpty else { throw UsageError(message: "unexpected '\(parsed.words[0])'") }
         // Without --templates, ./templates is used if it exists, else the built-in templates.
         var options = BuildOptions(templatesRequired: false)
-        var quiet = false
-        var rest = arguments[...]
-        func value(for option: String) throws(UsageError) -> String {
-            guard let value = rest.popFirst(), !value.hasPrefix("--") else {
-                throw UsageError(message: "\(option) needs a value")
-            }
-            return value
+        if let content = parsed.values["--content"] { options.contentDirectory = content }
+        if let templates = parsed.values["--templates"] {
+            options.templatesDirectory = templates
+            options.templatesRequired = true
         }
-        while let argument = rest.popFirst() {
-            switch argument {
-            case "--content": options.contentDirectory = try value(for: argument)
-            case "--templates":
-                options.templatesDirectory = try value(for: argument)
-                options.templatesRequired = true
-            case "--output": options.outputDirectory = try value(for: argument)
-            case "--force": options.force = true
-            case "--drafts": options.includeDrafts = true
-            case "--base-url": options.baseURL = try value(for: argument)
-            case "--quiet", "-q": quiet = true
-            case "--jobs":
-                guard let jobs = Int(try value(for: argument)), jobs > 0 else {
-                    throw UsageError(message: "--jobs needs a whole number above 0")
-                }
-                options.jobs = jobs
-            case "--help", "-h":
-                print(usage)
-                return 0
-            default:
-                throw UsageError(message: "unknown option '\(argument)'")
-            }
+        if let output = parsed.values["--output"] { options.outputDirectory = output }
+        if let jobs = parsed.values["--jobs"] {
+            guard let count = Int(jobs), count > 0 else { throw UsageError(message: "--jobs needs a whole number above 0") }
+            options.jobs = count
         }
+        options.baseURL = parsed.values["--base-url"]
+        options.force = parsed.flags.contains("--force")
+        options.includeDrafts = parsed.flags.contains("--drafts")
+        let quiet = parsed.flags.contains("--quiet") || parsed.flags.contains("-q")
+        let verbose = parsed.flags.contains("--verbose") || parsed.flags.contains("-v")
+        if verbose { options.reportsTimings = true }
+        let bar = ProgressBar(enabled: !quiet && isatty(1) == 1)
+        options.progress = { done, total in bar.update(done, total) }
         do {
             let report = try SiteBuild.run(options)
-            for warning in report.warnings { standardError(warning.description) }
+            bar.finish()
+            for warning in report.warnings { self.report(warning) }
+            if verbose {
+                for link in report.externalLinks { print("external link (not fetched): \(link)") }
+            }
             if !quiet { print(summary(report, output: options.outputDirectory)) }
             return 0
         } catch {
-            for diagnostic in error.diagnostics { standardError(diagnostic.description) }
-            let errors = error.diagnostics.filter { $0.severity == .error }.count
-            standardError(
-                "ltrain: build failed with \(errors) error\(errors == 1 ? "" : "s"); \(options.outputDirectory) was left as it was")
+            bar.finish()
+            return failed(error, what: "build", then: "; \(options.outputDirectory) was left as it was")
+        }
+    }
+
+    static func check(_ arguments: [String]) throws(UsageError) -> Int32 {
+        let parsed = try Arguments(arguments, options: ["--output"], flags: [])
+        guard parsed.words.isEmpty else { throw UsageError(message: "unexpected '\(parsed.words[0])'") }
+        let folder = parsed.values["--output"] ?? "_site"
+        let (diagnostics, external) = LinkChecker.checkFolder(folder)
+        for link in external { print("external link (not fetched): \(link)") }
+        if diagnostics.contains(where: { $0.severity == .error }) {
+            return failed(BuildFailure(diagnostics), what: "check of \(folder)")
+        }
+        print("Checked \(folder)/: every link resolves (\(external.count) external link\(external.count == 1 ? "" : "s") listed, not fetched)")
+        return 0
+    }
+
+    static func new(_ arguments: [String]) throws(UsageError) -> Int32 {
+        let parsed = try Arguments(arguments, options: ["--after", "--content"], flags: [])
+        guard parsed.words.count == 2 else {
+            throw UsageError(message: "write ltrain new station \"Title\" or ltrain new checklist \"Title\"")
+        }
+        let content = parsed.values["--content"] ?? "content"
+        let title = parsed.words[1]
+        do {
+            switch parsed.words[0] {
+            case "station":
+                let (path, placement) = try Scaffold.newStation(title: title, after: parsed.values["--after"], content: content)
+                print("Created \(path) \(placement)")
+            case "checklist":
+                guard parsed.values["--after"] == nil else { throw UsageError(message: "--after is for stations") }
+                print("Created \(try Scaffold.newChecklist(title: title, content: content))")
+            default:
+                throw UsageError(message: "ltrain new makes a 'station' or a 'checklist', not '\(parsed.words[0])'")
+            }
+        } catch let error as BuildFailure {
+            return failed(error, what: "new")
+        } catch let error as UsageError {
+            throw error
+        } catch {
+            standardError("ltrain: \(error)")
             return 1
         }
+        return 0
+    }
+
+    static func initialise(_ arguments: [String]) throws(UsageError) -> Int32 {
+        let parsed = try Arguments(arguments, options: [], flags: [])
+        guard parsed.words.count == 1 else { throw UsageError(message: "write ltrain init DIR") }
+        do {
+            try Scaffold.initSite(at: parsed.words[0])
+        } catch {
+            return failed(error, what: "init")
+        }
+        print("Created a starter site in \(parsed.words[0])/. Build it with: cd \(parsed.words[0]) && ltrain build")
+        return 0
     }
 
     static func plural(_ count: Int, _ noun: String) -> String {
@@ -113,6 +220,48 @@ enum Command {
         return "Built \(plural(report.stationCount, "station")), \(plural(report.infoPageCount, "info page")), "
             + "\(plural(report.checklistCount, "checklist")) in \(milliseconds) ms → \(output)/ "
             + "(\(report.written) written, \(report.unchanged) unchanged, \(report.removed) removed)"
+    }
+}
+
+/// A one-line progress bar on a terminal, shown only once a build has run for about a second
+/// (LTRAIN_PROGRESS_AFTER_MS changes that, for tests), redrawn at most ten times a second.
+final class ProgressBar: Sendable {
+    private struct State {
+        var lastDraw: UInt64 = 0
+        var shown = false
+    }
+
+    private let enabled: Bool
+    private let start = DispatchTime.now().uptimeNanoseconds
+    private let delay: UInt64
+    private let state = Mutex(State())
+
+    init(enabled: Bool) {
+        self.enabled = enabled
+        let milliseconds = ProcessInfo.processInfo.environment["LTRAIN_PROGRESS_AFTER_MS"].flatMap(UInt64.init) ?? 1000
+        delay = milliseconds * 1_000_000
+    }
+
+    func update(_ done: Int, _ total: Int) {
+        guard enabled else { return }
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard now - start >= delay else { return }
+        state.withLock { state in
+            guard state.lastDraw == 0 || now - state.lastDraw >= 100_000_000 || done == total else { return }
+            state.lastDraw = now
+            state.shown = true
+            let width = 30
+            let filled = total == 0 ? width : width * done / total
+            let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+            FileHandle.standardOutput.write(Data("\r\(bar) \(done)/\(total) pages".utf8))
+        }
+    }
+
+    func finish() {
+        state.withLock { state in
+            if state.shown { FileHandle.standardOutput.write(Data("\r\u{1B}[K".utf8)) }
+            state.shown = false
+        }
     }
 }
 

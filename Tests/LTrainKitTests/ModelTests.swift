@@ -23,15 +23,16 @@ func loadedContent(stations: [ContentFile], checklists: [ContentFile] = []) thro
     @Test func stationsAreOrderedByNumberNaturally() throws {
         let content = try loadedContent(stations: [
             try station("10-ten.md", title: "Ten"), try station("2-two.md", title: "Two"),
-            try station("01-one.md", title: "One"),
+            try station("01-one.md", title: "One"), try station("2.1-two-and-a-bit.md", title: "Two and a bit"),
+            try station("2.10-later.md", title: "Later"), try station("2.2-next.md", title: "Next"),
         ])
         var log = DiagnosticLog()
         let site = try #require(SiteBuilder.build(content, log: &log))
-        #expect(site.line.stations.map(\.title) == ["One", "Two", "Ten"])
-        #expect(site.line.stations.map(\.number) == [1, 2, 10])
-        #expect(site.line.stations.map(\.slug) == ["one", "two", "ten"])
+        #expect(site.line.stations.map(\.title) == ["One", "Two", "Two and a bit", "Next", "Later", "Ten"])
+        #expect(site.line.stations.map(\.number) == [[1], [2], [2, 1], [2, 2], [2, 10], [10]])
+        #expect(site.line.stations.map(\.slug) == ["one", "two", "two-and-a-bit", "next", "later", "ten"])
         #expect(site.line.station(before: 0) == nil)
-        #expect(site.line.station(after: 2) == nil)
+        #expect(site.line.station(after: 5) == nil)
         #expect(site.line.station(after: 0)?.title == "Two")
     }
 
@@ -72,7 +73,9 @@ func loadedContent(stations: [ContentFile], checklists: [ContentFile] = []) thro
     }
 
     @Test func stationFileNames() {
-        #expect(SiteBuilder.parseStationFileName("03-union-square.md")! == (3, "union-square"))
+        #expect(SiteBuilder.parseStationFileName("03-union-square.md")! == ([3], "union-square"))
+        #expect(SiteBuilder.parseStationFileName("03.5-x.md")! == ([3, 5], "x"))
+        #expect(SiteBuilder.parseStationFileName("03.-x.md") == nil)
         #expect(SiteBuilder.parseStationFileName("union-square.md") == nil)
         #expect(SiteBuilder.parseStationFileName("03-.md") == nil)
         #expect(SiteBuilder.parseStationFileName("x3-a.md") == nil)

@@ -34,9 +34,10 @@ def ltrain():
     return ltrain_binary()
 
 
-def run_ltrain(*arguments, cwd=None, check=True, timeout=120):
+def run_ltrain(*arguments, cwd=None, check=True, timeout=120, env_extra=None):
     result = subprocess.run(
-        [str(ltrain_binary()), *map(str, arguments)], cwd=cwd, capture_output=True, text=True, timeout=timeout
+        [str(ltrain_binary()), *map(str, arguments)], cwd=cwd, capture_output=True, text=True, timeout=timeout,
+        env={**os.environ, **(env_extra or {})},
     )
     if check and result.returncode != 0:
         raise AssertionError(f"ltrain {' '.join(map(str, arguments))} failed:\n{result.stderr}")

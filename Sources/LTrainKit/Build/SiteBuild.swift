@@ -16,6 +16,10 @@ public struct BuildOptions: Sendable {
     public var includeDrafts = false
     /// Overrides index.md's `base_url`.
     public var baseURL: String?
+    /// Called from the rendering threads as pages finish: (pages done, pages in all).
+    public var progress: (@Sendable (Int, Int) -> Void)?
+    /// Print each phase's time on standard error (also when LTRAIN_TIMINGS is set).
+    public var reportsTimings = ProcessInfo.processInfo.environment["LTRAIN_TIMINGS"] != nil
     /// How many pages render at once; defaults to the number of cores.
     public var jobs: Int
 
@@ -130,8 +134,12 @@ public struct PreparedSite: Sendable {
 
 /// Phase timings on standard error when `LTRAIN_TIMINGS` is set, for profiling.
 struct PhaseClock {
-    private let enabled = ProcessInfo.processInfo.environment["LTRAIN_TIMINGS"] != nil
+    private let enabled: Bool
     private var last = DispatchTime.now()
+
+    init(enabled: Bool = ProcessInfo.processInfo.environment["LTRAIN_TIMINGS"] != nil) {
+        self.enabled = enabled
+    }
 
     mutating func lap(_ phase: String) {
         guard enabled else { return }
@@ -146,7 +154,7 @@ struct PhaseClock {
 public enum SiteBuild {
     public static func run(_ options: BuildOptions) throws(BuildFailure) -> BuildReport {
         let start = DispatchTime.now()
-        var clock = PhaseClock()
+        var clock = PhaseClock(enabled: options.reportsTimings)
         let prepared = try PreparedSite.prepare(
             content: options.contentDirectory, templates: options.templatesDirectory,
             templatesRequired: options.templatesRequired,
@@ -157,7 +165,8 @@ public enum SiteBuild {
             force: options.force)
         clock.lap("prepare output")
         do {
-            let result = try render(prepared, into: output, jobs: options.jobs, clock: &clock)
+            let result = try render(
+                prepared, into: output, jobs: options.jobs, progress: options.progress, clock: &clock)
             let summary = try output.commit()
             clock.lap("commit")
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
@@ -182,7 +191,8 @@ public enum SiteBuild {
     /// Renders every page in parallel, streaming each into the staging folder as it is done and
     /// keeping only its links for the check; then copies the other files and checks every link.
     static func render(
-        _ prepared: PreparedSite, into output: OutputFolder, jobs: Int, clock: inout PhaseClock
+        _ prepared: PreparedSite, into output: OutputFolder, jobs: Int,
+        progress: (@Sendable (Int, Int) -> Void)? = nil, clock: inout PhaseClock
     ) throws(BuildFailure) -> RenderResult {
         let renderer = prepared.renderer
         let pages = renderer.pages
@@ -201,6 +211,7 @@ public enum SiteBuild {
         let batch = max(1, min(64, pages.count / (workers * 8)))
         let nextBatch = Atomic<Int>(0)
         let renderedCount = Atomic<Int>(0)
+        let finishedCount = Atomic<Int>(0)
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while true {
                 let start = nextBatch.wrappingAdd(1, ordering: .relaxed).oldValue * batch
@@ -235,6 +246,10 @@ public enum SiteBuild {
                     for (index, check) in checks { results[index] = check }
                 }
                 if !failures.isEmpty { problems.withLock { $0.report(contentsOf: failures) } }
+                if let progress {
+                    let done = finishedCount.wrappingAdd(min(batch, pages.count - start), ordering: .relaxed).newValue
+                    progress(done, pages.count)
+                }
             }
         }
         clock.lap("render and write \(pages.count) pages")

@@ -1,3 +1,7 @@
+import Dispatch
+import Foundation
+import Synchronization
+
 /// What checking one page found: its ids, its problems, and the links whose `#fragment` points
 /// into another page (checked once every page is known).
 public struct PageCheck: Sendable {
@@ -137,12 +141,49 @@ public enum LinkChecker {
         return external.sorted()
     }
 
+    /// `ltrain check`: every link of every page of an existing output folder, without rebuilding.
+    /// Returns the problems (naming each page file) and the external links, which are listed, not fetched.
+    public static func checkFolder(_ folder: String) -> (diagnostics: [Diagnostic], external: [String]) {
+        guard FileSystem.kind(of: folder, followingLinks: true) == .directory else {
+            return ([.error("the folder to check does not exist", path: folder, hint: "build the site first, or name it with --output DIR")], [])
+        }
+        let files = FileSystem.filesBelow(folder).filter { $0 != Manifest.fileName }
+        let all = Set(files)
+        let pages = files.filter { $0.hasSuffix(".html") || $0.hasSuffix(".htm") }
+        let results = Mutex([PageCheck?](repeating: nil, count: pages.count))
+        let unreadable = Mutex([Diagnostic]())
+        let next = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: max(1, min(pages.count, ProcessInfo.processInfo.activeProcessorCount))) { _ in
+            while true {
+                let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard index < pages.count else { break }
+                let display = joinPath(folder, pages[index])
+                guard let bytes = try? FileSystem.read(display, limit: 256 * 1_048_576) else {
+                    unreadable.withLock { $0.append(.error("cannot read the page", path: display)) }
+                    continue
+                }
+                let check = checkPage(
+                    outputPath: pages[index], html: String(decoding: bytes, as: UTF8.self), templatePath: display,
+                    sourceLinks: [], files: all)
+                results.withLock { $0[index] = check }
+            }
+        }
+        var log = DiagnosticLog(limit: 500)
+        log.report(contentsOf: unreadable.withLock { $0 })
+        let external = checkFragments(results.withLock { $0.compactMap { $0 } }, log: &log)
+        return (log.diagnostics, external)
+    }
+
     /// A broken link's diagnostic: at the Markdown line where it was written, or at the template.
     private static func diagnostic(
         for link: String, reason: String, hint: String, outputPath: String, templatePath: String,
         sourceLinks: [SourceLink]
     ) -> Diagnostic {
         guard let source = sourceLinks.first(where: { $0.destination == link }) else {
+            if templatePath == outputPath || templatePath.hasSuffix("/" + outputPath) {
+                // Checking a built folder: the page itself is all there is to name.
+                return .error("link '\(link)' \(reason)", path: templatePath, hint: hint)
+            }
             return .error(
                 "link '\(link)' on \(outputPath) \(reason)", path: templatePath,
                 hint: "the link comes from this template or one of its partials; \(hint)")

@@ -51,6 +51,13 @@ struct FrontMatterFields {
             return nil
         }
         let kind = value.kindDescription
+        if kind == "nothing (null)" {
+            // `summary:` with nothing after it: the same as leaving the key out.
+            if required {
+                log.report(.error("'\(key)' is empty", path: path, at: value.location, hint: "give the \(noun) a \(key)"))
+            }
+            return nil
+        }
         guard case .scalar(let text, _, let location) = value, kind == "a string" || kind == "a number" else {
             log.report(
                 .error(

@@ -22,8 +22,9 @@ public struct InfoPage: Sendable, Equatable {
 
 /// One stop of the line.
 public struct Station: Sendable, Equatable {
-    /// The number from the file name (`03-union-square.md` → 3); the line is ordered by it.
-    public var number: Int
+    /// The number from the file name (`03-union-square.md` → [3], `03.1-x.md` → [3, 1]); the line
+    /// is ordered by it.
+    public var number: [Int]
     public var slug: String
     public var title: String
     public var summary: String?

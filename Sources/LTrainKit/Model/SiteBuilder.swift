@@ -83,17 +83,21 @@ public enum SiteBuilder {
 
     // MARK: Stations
 
-    /// `NN-slug.md` → (NN, slug).
-    static func parseStationFileName(_ name: String) -> (number: Int, slug: String)? {
+    /// `NN-slug.md` → ([NN], slug); `NN.M-slug.md` → ([NN, M], slug), which sorts between NN and NN+1.
+    static func parseStationFileName(_ name: String) -> (number: [Int], slug: String)? {
         guard name.hasSuffix(".md") else { return nil }
         let stem = name.dropLast(3)
         guard let dash = stem.firstIndex(of: "-") else { return nil }
-        let digits = stem[..<dash]
-        guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy(\.isASCIIDigit), let number = Int(digits) else {
-            return nil
+        let parts = stem[..<dash].split(separator: ".", omittingEmptySubsequences: false)
+        var number: [Int] = []
+        for part in parts {
+            guard !part.isEmpty, part.count <= 9, part.allSatisfy(\.isASCIIDigit), let value = Int(part) else {
+                return nil
+            }
+            number.append(value)
         }
         let slug = String(stem[stem.index(after: dash)...])
-        return slug.isEmpty ? nil : (number, slug)
+        return slug.isEmpty || number.isEmpty ? nil : (number, slug)
     }
 
     /// Slugs name output files, so they are kept to letters, digits, `-` and `_`: nothing that could
@@ -166,8 +170,10 @@ public enum SiteBuilder {
                             contentPath: file.relativePath, lineOffset: file.document.bodyLineOffset)),
                     sourcePath: file.displayPath))
         }
-        // Natural order by the file's number (2 before 10), then by slug so equal numbers stay stable.
-        return stations.sorted { ($0.number, $0.slug) < ($1.number, $1.slug) }
+        // Natural order by the file's number (2 before 10, 3 before 3.1 before 4), then by slug.
+        return stations.sorted { a, b in
+            a.number == b.number ? a.slug < b.slug : a.number.lexicographicallyPrecedes(b.number)
+        }
     }
 
     private static func slugLocationIn(_ file: ContentFile) -> SourceLocation? {

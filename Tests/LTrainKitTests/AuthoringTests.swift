@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+@testable import LTrainKit
+
+@Suite struct AuthoringTests {
+    @Test func newStationNumbersRenumberNothing() {
+        #expect(Scaffold.number(after: [6], before: nil) == [7], "at the east end: the next number")
+        #expect(Scaffold.number(after: [3], before: [5]) == [4], "a gap: the whole number in it")
+        #expect(Scaffold.number(after: [3], before: [4]) == [3, 1], "no gap: a dotted number")
+        #expect(Scaffold.number(after: [3, 1], before: [4]) == [3, 2])
+        #expect(Scaffold.number(after: [3], before: [3, 1]) == [3, 0, 1])
+        #expect(Scaffold.number(after: nil, before: nil) == [1])
+        #expect(Scaffold.fileNumber([3, 1], width: 2) == "03.1")
+        #expect(Scaffold.fileNumber([120], width: 2) == "120")
+    }
+
+    @Test func newStationAfterAnotherSitsBetweenThem() throws {
+        let site = try TestSite.defaultSite()
+        let (path, placement) = try Scaffold.newStation(title: "Bedford & \"Nassau\"", after: "union-square", content: site.content)
+        #expect(path == site.content + "/stations/03.1-bedford-nassau.md")
+        #expect(placement == "between Union Square and Third Avenue")
+        let (east, _) = try Scaffold.newStation(title: "Lorimer Street", after: nil, content: site.content)
+        #expect(east == site.content + "/stations/07-lorimer-street.md")
+        let before = try String(contentsOfFile: site.content + "/stations/04-third-avenue.md", encoding: .utf8)
+        try site.build()
+        let union = try site.page("stations/union-square.html")
+        #expect(HTML.anchors(with: #"rel="next""#, in: union).first?.href == "bedford-nassau.html")
+        #expect(try site.page("stations/bedford-nassau.html").contains("<h1>Bedford &amp; &quot;Nassau&quot;</h1>"))
+        #expect(try String(contentsOfFile: site.content + "/stations/04-third-avenue.md", encoding: .utf8) == before)
+        #expect(throws: BuildFailure.self) { try Scaffold.newStation(title: "Lorimer Street", after: nil, content: site.content) }
+        #expect(throws: BuildFailure.self) { try Scaffold.newStation(title: "X", after: "nowhere", content: site.content) }
+    }
+
+    @Test func newChecklistAndInit() throws {
+        let site = try TestSite()
+        try Scaffold.initSite(at: site.root + "/line")
+        let path = try Scaffold.newChecklist(title: "Pack One", content: site.root + "/line/content")
+        #expect(path.hasSuffix("/line/content/checklists/pack-one.md"))
+        let report = try SiteBuild.run(
+            BuildOptions(
+                contentDirectory: site.root + "/line/content", templatesDirectory: site.root + "/line/templates",
+                outputDirectory: site.root + "/line/_site"))
+        #expect(report.stationCount == 2)
+        #expect(report.checklistCount == 2)
+        #expect(throws: BuildFailure.self) { try Scaffold.initSite(at: site.root + "/line") }
+    }
+
+    @Test func checkingABuiltFolderFindsDamage() throws {
+        let site = try TestSite.defaultSite()
+        try site.build()
+        #expect(LinkChecker.checkFolder(site.output).diagnostics.isEmpty)
+        try site.remove("_site/stations/third-avenue.html")
+        try site.write("_site/info/union-square.html", try site.page("info/union-square.html").replacingOccurrences(of: "<h2 id=\"connections\">", with: "<h2>"))
+        try site.write("_site/extra.html", "<a href=\"info/union-square.html#connections\">x</a><a href=\"https://example.org/\">out</a>")
+        let (diagnostics, external) = LinkChecker.checkFolder(site.output)
+        let messages = diagnostics.map { $0.description.replacingOccurrences(of: site.root + "/", with: "") }
+        #expect(messages.contains("_site/stations/union-square.html: error: link 'third-avenue.html' points to stations/third-avenue.html, which is not in the site\n  hint: check the path; it is relative to the page it appears on"))
+        #expect(messages.contains("_site/extra.html: error: link 'info/union-square.html#connections' points to no id 'connections' on info/union-square.html\n  hint: check the spelling of the id it should point to"))
+        #expect(external == ["https://example.org/"])
+    }
+}
