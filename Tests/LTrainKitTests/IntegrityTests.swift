@@ -146,7 +146,9 @@ import Testing
 
         try site.write(path, original.replacingOccurrences(of: "title: Third Avenue", with: "title: 3rd Avenue"))
         let titleEdit = try site.build()
-        #expect(titleEdit.rendered == 15, "a title shows on neighbours, the index and the map: all render")
+        #expect(
+            titleEdit.rendered == 5,
+            "a title shows on its station and info pages, its two neighbours, and the index; 404 lists only the first")
         #expect(try site.page("stations/first-avenue.html").contains(">3rd Avenue</span>"))
 
         try site.write("templates/info.mustache", try String(contentsOfFile: site.templates + "/info.mustache", encoding: .utf8) + "\n")

@@ -58,9 +58,11 @@ public struct PageRenderer: Sendable {
     private let fileOutputPaths: [String]
     private let stationPositions: [String: Int]
     private let checklistPositions: [String: Int]
-    /// A hash of everything every page may show: templates, site settings, the line and the
-    /// checklists' titles, and every output path.
+    /// A hash of what every page depends on: templates, site settings, and the layout of the site
+    /// (every page's and file's path, which content file is which page).
     private let siteKey: ContentHash
+    /// A hash of every title and summary, for the index, which lists them all.
+    private let listingKey: ContentHash
 
     public init(
         site: Site, routes: Routes, library: MustacheLibrary, templatePaths: [String: String],
@@ -79,16 +81,21 @@ public struct PageRenderer: Sendable {
         hasher.add(site.baseURL ?? "\u{0}")
         for station in site.line.stations {
             hasher.add(station.slug)
-            hasher.add(station.title)
-            hasher.add(station.summary ?? "\u{0}")
             hasher.add(station.info.body.contentPath)
         }
         for checklist in site.checklists {
             hasher.add(checklist.slug)
-            hasher.add(checklist.title)
+            hasher.add(checklist.body.contentPath)
         }
         for path in routes.filePaths.sorted() { hasher.add(path) }
         self.siteKey = hasher.hash
+        var listing = ContentHasher()
+        for station in site.line.stations {
+            listing.add(station.title)
+            listing.add(station.summary ?? "\u{0}")
+        }
+        for checklist in site.checklists { listing.add(checklist.title) }
+        self.listingKey = listing.hash
         self.site = site
         self.routes = routes
         self.library = library
@@ -140,20 +147,36 @@ public struct PageRenderer: Sendable {
         switch page {
         case .index:
             hasher.add("index")
+            hasher.add(listingKey)
             hasher.add(site.index.body.text)
         case .station(let slug):
+            // A station page shows its own title and summary and its neighbours' titles.
             hasher.add("station")
             hasher.add(slug)
+            if let position = stationPositions[slug] {
+                let station = site.line.stations[position]
+                hasher.add(station.title)
+                hasher.add(station.summary ?? "\u{0}")
+                hasher.add(site.line.station(before: position)?.title ?? "\u{0}")
+                hasher.add(site.line.station(after: position)?.title ?? "\u{0}")
+            }
         case .info(let slug):
             hasher.add("info")
             hasher.add(slug)
-            if let position = stationPositions[slug] { hasher.add(site.line.stations[position].info.body.text) }
+            if let position = stationPositions[slug] {
+                hasher.add(site.line.stations[position].title)
+                hasher.add(site.line.stations[position].info.body.text)
+            }
         case .checklist(let slug):
             hasher.add("checklist")
             hasher.add(slug)
-            if let position = checklistPositions[slug] { hasher.add(site.checklists[position].body.text) }
+            if let position = checklistPositions[slug] {
+                hasher.add(site.checklists[position].title)
+                hasher.add(site.checklists[position].body.text)
+            }
         case .notFound:
             hasher.add("404")
+            hasher.add(site.line.stations.first?.title ?? "\u{0}")
         }
         return hasher.hash
     }
