@@ -18,11 +18,16 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
         // Thin C shim for Linux calls the Swift Glibc module does not expose (renameat2).
         .target(name: "CLTrainSystem"),
         .target(
             name: "LTrainKit",
-            dependencies: ["CCmark", "CYAML", "CLTrainSystem"]
+            dependencies: ["CCmark", "CYAML", "CMicroHTTPD", "CLTrainSystem"]
         ),
         .executableTarget(
             name: "ltrain",

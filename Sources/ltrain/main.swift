@@ -13,6 +13,7 @@ enum Command {
         Usage:
           ltrain build [--content DIR] [--templates DIR] [--output DIR] [--base-url URL] [--drafts]
                        [--force] [--jobs N] [--quiet | --verbose]
+          ltrain serve [--content DIR] [--templates DIR] [--port 8000] [--host 127.0.0.1] [--open] [--drafts]
           ltrain check [--output DIR]
           ltrain new station TITLE [--after SLUG] [--content DIR]
           ltrain new checklist TITLE [--content DIR]
@@ -32,6 +33,9 @@ enum Command {
           --quiet           print only problems
           --verbose         also print phase timings and the external links found
           --after SLUG      (new station) place it after this station instead of at the east end
+          --port N          (serve) the port to listen on; 0 picks a free one (default: 8000)
+          --host ADDRESS    (serve) the address to listen on (default: 127.0.0.1, this machine only)
+          --open            (serve) open the site in the default browser
         """
 
     struct UsageError: Error {
@@ -40,6 +44,11 @@ enum Command {
 
     /// Terminal colours on standard error, unless NO_COLOR is set or it is not a terminal.
     static let colours = isatty(2) == 1 && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+
+    /// Writes a line to standard output at once (the preview server's log is read as it happens).
+    static func say(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
 
     static func standardError(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))
@@ -71,6 +80,7 @@ enum Command {
                 return 0
             case "build": return try build(rest)
             case "check": return try check(rest)
+            case "serve": return try serve(rest)
             case "new": return try new(rest)
             case "init": return try initialise(rest)
             default: throw UsageError(message: "unknown command '\(command)'")
@@ -155,6 +165,76 @@ enum Command {
             bar.finish()
             return failed(error, what: "build", then: "; \(options.outputDirectory) was left as it was")
         }
+    }
+
+    static func serve(_ arguments: [String]) throws(UsageError) -> Int32 {
+        let parsed = try Arguments(
+            arguments, options: ["--content", "--templates", "--port", "--host"], flags: ["--open", "--drafts"])
+        guard parsed.words.isEmpty else { throw UsageError(message: "unexpected '\(parsed.words[0])'") }
+        var options = ServeOptions()
+        if let content = parsed.values["--content"] { options.contentDirectory = content }
+        if let templates = parsed.values["--templates"] {
+            options.templatesDirectory = templates
+            options.templatesRequired = true
+        }
+        options.includeDrafts = parsed.flags.contains("--drafts")
+        let host = parsed.values["--host"] ?? "127.0.0.1"
+        guard let port = Int(parsed.values["--port"] ?? "8000"), (0...65535).contains(port) else {
+            throw UsageError(message: "--port needs a number from 0 to 65535")
+        }
+        let session = PreviewSession(options: options)
+        let first = session.rebuild()
+        for warning in first.warnings { report(warning) }
+        for problem in first.problems { report(problem) }
+        let server: HTTPServer
+        let watcher: FileWatcher
+        do throws(Diagnostic) {
+            server = try HTTPServer(host: host, port: port) { method, path, ifNoneMatch in
+                session.answer(method: method, path: path, ifNoneMatch: ifNoneMatch)
+            }
+            watcher = try FileWatcher(folders: [options.contentDirectory, options.templatesDirectory])
+        } catch {
+            report(error)
+            return 1
+        }
+        let shownHost = host.contains(":") ? "[\(host)]" : host
+        let url = "http://\(shownHost):\(server.port)/"
+        say("Serving \(options.contentDirectory)/ on \(url) (live reload on; Ctrl-C stops)")
+        if first.problems.isEmpty { say("Built in \(Int(first.milliseconds.rounded())) ms") }
+        watcher.start { paths in
+            let outcome = session.rebuild(changed: paths)
+            if outcome.problems.isEmpty {
+                say("Rebuilt in \(String(format: "%.1f", outcome.milliseconds)) ms: \(plural(outcome.renderedPages, "page")) rendered, \(plural(outcome.changedFiles, "file")) changed")
+            } else {
+                for problem in outcome.problems { report(problem) }
+                say("Build failed; still serving the last good version")
+            }
+            }
+        if parsed.flags.contains("--open") {
+            let opener = ["/usr/bin/xdg-open", "/usr/bin/open"].first { FileManager.default.isExecutableFile(atPath: $0) }
+            if let opener {
+                _ = try? Process.run(URL(fileURLWithPath: opener), arguments: [url])
+            } else {
+                standardError("ltrain: no browser opener (xdg-open) found; open \(url) yourself")
+            }
+        }
+        // Ctrl-C and SIGTERM: end the event streams, stop watching, close the port, exit.
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        let stopper: @Sendable () -> Void = {
+            watcher.stop()
+            session.hub.close()
+            server.stop()
+            say("Stopped")
+            exit(0)
+        }
+        let sources = [SIGINT, SIGTERM].map { number in
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+            source.setEventHandler(handler: stopper)
+            source.resume()
+            return source
+        }
+        withExtendedLifetime(sources) { dispatchMain() }
     }
 
     static func check(_ arguments: [String]) throws(UsageError) -> Int32 {

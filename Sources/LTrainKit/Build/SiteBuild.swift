@@ -75,8 +75,18 @@ public struct PreparedSite: Sendable {
         let loadedContent = ContentLoader.loadContent(from: content, log: &log)
         let loadedTemplates = ContentLoader.loadTemplates(from: templates, required: templatesRequired, log: &log)
         clock.lap("load")
-        let site = loadedContent.flatMap { SiteBuilder.build($0, settings: settings, log: &log) }
         let library = loadedTemplates.map { checkedLibrary($0, templatesDirectory: templates, log: &log) }
+        return try assemble(
+            content: loadedContent, templates: loadedTemplates, library: library, settings: settings, log: &log,
+            clock: &clock)
+    }
+
+    /// Model → Route over content and templates already loaded (the preview server keeps them).
+    static func assemble(
+        content loadedContent: LoadedContent?, templates loadedTemplates: LoadedTemplates?, library: MustacheLibrary?,
+        settings: SiteBuilder.Settings, log: inout DiagnosticLog, clock: inout PhaseClock
+    ) throws(BuildFailure) -> PreparedSite {
+        let site = loadedContent.flatMap { SiteBuilder.build($0, settings: settings, log: &log) }
         clock.lap("model and templates")
         try log.throwIfErrors()
         guard let site, let library, let loadedTemplates else { throw BuildFailure(log.diagnostics) }
@@ -191,7 +201,7 @@ public enum SiteBuild {
     /// Renders every page in parallel, streaming each into the staging folder as it is done and
     /// keeping only its links for the check; then copies the other files and checks every link.
     static func render(
-        _ prepared: PreparedSite, into output: OutputFolder, jobs: Int,
+        _ prepared: PreparedSite, into output: some PageSink, jobs: Int,
         progress: (@Sendable (Int, Int) -> Void)? = nil, clock: inout PhaseClock
     ) throws(BuildFailure) -> RenderResult {
         let renderer = prepared.renderer

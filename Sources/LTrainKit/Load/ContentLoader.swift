@@ -126,6 +126,58 @@ public enum ContentLoader {
         return templates
     }
 
+    /// Brings `content` up to date with changed files of the content folder (paths as the
+    /// watcher reports them, under `directory`), re-reading only those. Returns false when a
+    /// change needs the whole folder read again (a folder moved, an unknown kind of change).
+    public static func refresh(
+        _ content: inout LoadedContent, from directory: String, changed: Set<String>, log: inout DiagnosticLog
+    ) -> Bool {
+        guard let root = FileSystem.realPath(directory) else { return false }
+        let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+        var assetsChanged = false
+        for path in changed.sorted() {
+            guard path.hasPrefix(prefix) else { return false }
+            let relative = String(path.dropFirst(prefix.count))
+            let parts = relative.split(separator: "/")
+            let name = parts.last.map(String.init) ?? ""
+            if name.hasPrefix(".") || name.hasSuffix("~") { continue }  // editors' swap and backup files
+            if parts.first == "assets" {
+                assetsChanged = true
+                continue
+            }
+            if relative == "index.md" {
+                content.index = readMarkdown(relative, root: root, display: directory, log: &log)
+                continue
+            }
+            guard parts.count == 2, parts[0] == "stations" || parts[0] == "checklists" else { return false }
+            guard name.hasSuffix(".md") else {
+                if FileSystem.kind(of: path) == .directory { return false }
+                continue
+            }
+            let kind = FileSystem.kind(of: path)
+            var file: ContentFile?
+            if kind == .file || kind == .symbolicLink,
+                resolvedKind(path, root: root, display: joinPath(directory, relative), log: &log) == .file
+            {
+                file = readMarkdown(relative, root: root, display: directory, log: &log)
+            }
+            func update(_ files: inout [ContentFile]) {
+                files.removeAll { $0.relativePath == relative }
+                if let file {
+                    files.append(file)
+                    files.sort { $0.relativePath < $1.relativePath }
+                }
+            }
+            if parts[0] == "stations" { update(&content.stations) } else { update(&content.checklists) }
+        }
+        if assetsChanged {
+            content.assets = files(under: "assets", root: root, display: directory, log: &log).map {
+                AssetFile(outputPath: $0.relative, sourcePath: $0.source, displayPath: joinPath(directory, $0.relative))
+            }
+        }
+        return true
+    }
+
     // MARK: Folders
 
     private static func checkedRoot(_ directory: String, role: String, log: inout DiagnosticLog) -> String? {

@@ -10,7 +10,25 @@ import Synchronization
 /// hard links to the previous output's files (same inode and mtime), changed ones are new files.
 /// Only when everything succeeded are the two folders swapped in one atomic `renameat2` exchange,
 /// so the output is always the complete old site or the complete new one.
-public final class OutputFolder: Sendable {
+/// Where rendered pages go: the staging folder of an output folder on disk, or the memory of the
+/// preview server. Both keep pages rendered from unchanged inputs (`reuse`).
+public protocol PageSink: Sendable {
+    /// Prepares for files at these paths (folders on disk), before writing from several threads.
+    func createFolders(for outputPaths: [String]) throws(BuildFailure)
+    /// Keeps the previous version of a page rendered from the same inputs; returns its ids, or
+    /// nil when it must be rendered.
+    func reuse(_ outputPath: String, key: ContentHash) -> [String]?
+    func write(_ text: String, to outputPath: String, key: ContentHash?, ids: [String]) throws(Diagnostic)
+    func write(_ bytes: [UInt8], to outputPath: String) throws(Diagnostic)
+}
+
+extension PageSink {
+    public func write(_ text: String, to outputPath: String) throws(Diagnostic) {
+        try write(text, to: outputPath, key: nil, ids: [])
+    }
+}
+
+public final class OutputFolder: PageSink {
     public let path: String
     let stagingPath: String
     private let previous: Manifest
@@ -219,7 +237,7 @@ public final class OutputFolder: Sendable {
     }
 
     public func write(
-        _ text: String, to outputPath: String, key: ContentHash? = nil, ids: [String] = []
+        _ text: String, to outputPath: String, key: ContentHash?, ids: [String]
     ) throws(Diagnostic) {
         var text = text
         let result = text.withUTF8 { buffer in

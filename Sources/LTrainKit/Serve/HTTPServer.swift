@@ -1,0 +1,160 @@
+import CMicroHTTPD
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What the preview server answers to one request.
+public enum HTTPAnswer: Sendable {
+    case file(status: Int, bytes: [UInt8], contentType: String, etag: String?)
+    case notModified(etag: String)
+    case redirect(location: String)
+    case eventStream(ReloadHub.Stream)
+    case plain(status: Int, text: String)
+}
+
+/// The one place that talks to GNU libmicrohttpd: a thread per connection (so an event stream
+/// may wait), bound to a socket ltrain opens itself on the address asked for.
+public final class HTTPServer: @unchecked Sendable {
+    public typealias Handler = @Sendable (_ method: String, _ path: String, _ ifNoneMatch: String?) -> HTTPAnswer
+
+    // Set once in init and only read afterwards; the daemon is stopped once, from `stop()`.
+    private var daemon: OpaquePointer?
+    private let handler: Handler
+    public let port: Int
+    public let host: String
+
+    /// Listens on `host:port` (port 0 picks a free one; `port` then tells which).
+    public init(host: String, port: Int, handler: @escaping Handler) throws(Diagnostic) {
+        self.handler = handler
+        self.host = host
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_flags = AI_NUMERICHOST | AI_PASSIVE
+        var found: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, String(port), &hints, &found) == 0, let address = found else {
+            throw Diagnostic.error(
+                "cannot listen on '\(host)': not a numeric IP address", hint: "use --host 127.0.0.1 or --host ::1")
+        }
+        defer { freeaddrinfo(found) }
+        let socketFD = socket(address.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard socketFD >= 0 else { throw Diagnostic.error("cannot open a socket: \(String(cString: strerror(errno)))") }
+        var yes: Int32 = 1
+        setsockopt(socketFD, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        guard bind(socketFD, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0, listen(socketFD, 128) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(socketFD)
+            throw Diagnostic.error(
+                "cannot listen on \(host) port \(port): \(reason)", hint: "choose another port with --port N (0 picks a free one)")
+        }
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let bound = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socketFD, $0, &length) }
+        }
+        var actualPort = port
+        if bound == 0 {
+            let family = storage.ss_family
+            actualPort = withUnsafePointer(to: &storage) { pointer -> Int in
+                if family == sa_family_t(AF_INET6) {
+                    return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin6_port)) }
+                }
+                return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin_port)) }
+            }
+        }
+        self.port = actualPort
+        let flags = UInt32(MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue)
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        let options: [CVarArg] = [
+            Int32(MHD_OPTION.LISTEN_SOCKET.rawValue), socketFD,
+            Int32(MHD_OPTION.CONNECTION_TIMEOUT.rawValue), UInt32(60),
+            Int32(MHD_OPTION.END.rawValue),
+        ]
+        daemon = withVaList(options) { arguments in
+            MHD_start_daemon_va(flags, 0, nil, nil, HTTPServer.answer, context, arguments)
+        }
+        guard daemon != nil else {
+            close(socketFD)
+            throw Diagnostic.error("libmicrohttpd could not start on \(host) port \(actualPort)")
+        }
+    }
+
+    /// Stops accepting, ends every connection and frees the port. Streams must have been told to end.
+    public func stop() {
+        if let daemon {
+            MHD_stop_daemon(daemon)
+            self.daemon = nil
+        }
+    }
+
+    deinit { stop() }
+
+    // MARK: libmicrohttpd callbacks
+
+    private static let answer: MHD_AccessHandlerCallback = { context, connection, url, method, _, _, _, _ in
+        guard let context, let connection else { return MHD_Result.NO }
+        let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+        let path = url.map { String(cString: $0) } ?? "/"
+        let verb = method.map { String(cString: $0) } ?? "GET"
+        let ifNoneMatch = MHD_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, "If-None-Match").map {
+            String(cString: $0)
+        }
+        let reply = server.handler(verb, path, ifNoneMatch)
+        return server.queue(reply, on: connection)
+    }
+
+    private static let readEvents: MHD_ContentReaderCallback = { context, _, buffer, capacity in
+        guard let context, let buffer else { return -1 }
+        let stream = Unmanaged<ReloadHub.Stream>.fromOpaque(context).takeUnretainedValue()
+        // -1 is MHD_CONTENT_READER_END_OF_STREAM.
+        guard let count = stream.read(into: buffer, capacity: capacity) else { return -1 }
+        return count
+    }
+
+    private static let freeStream: MHD_ContentReaderFreeCallback = { context in
+        guard let context else { return }
+        Unmanaged<ReloadHub.Stream>.fromOpaque(context).release()
+    }
+
+    private func queue(_ answer: HTTPAnswer, on connection: OpaquePointer) -> MHD_Result {
+        var response: OpaquePointer?
+        var status: UInt32 = 200
+        var headers: [(String, String)] = [("Cache-Control", "no-cache"), ("X-Content-Type-Options", "nosniff")]
+        switch answer {
+        case .file(let code, let bytes, let contentType, let etag):
+            status = UInt32(code)
+            response = bytes.withUnsafeBytes { raw in
+                MHD_create_response_from_buffer(
+                    raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
+            }
+            headers.append(("Content-Type", contentType))
+            if let etag { headers.append(("ETag", etag)) }
+        case .notModified(let etag):
+            status = 304
+            response = MHD_create_response_from_buffer(0, nil, MHD_ResponseMemoryMode.RESPMEM_PERSISTENT)
+            headers.append(("ETag", etag))
+        case .redirect(let location):
+            status = 301
+            response = MHD_create_response_from_buffer(0, nil, MHD_ResponseMemoryMode.RESPMEM_PERSISTENT)
+            headers.append(("Location", location))
+        case .plain(let code, let text):
+            status = UInt32(code)
+            let bytes = Array(text.utf8)
+            response = bytes.withUnsafeBytes { raw in
+                MHD_create_response_from_buffer(
+                    raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
+            }
+            headers.append(("Content-Type", "text/plain; charset=utf-8"))
+        case .eventStream(let stream):
+            let context = Unmanaged.passRetained(stream).toOpaque()
+            response = MHD_create_response_from_callback(UInt64.max, 1024, HTTPServer.readEvents, context, HTTPServer.freeStream)
+            headers.append(("Content-Type", "text/event-stream"))
+        }
+        guard let response else { return MHD_Result.NO }
+        for (name, value) in headers { MHD_add_response_header(response, name, value) }
+        let result = MHD_queue_response(connection, status, response)
+        MHD_destroy_response(response)
+        return result
+    }
+}

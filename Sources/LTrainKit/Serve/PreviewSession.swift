@@ -1,0 +1,215 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// What `ltrain serve` serves from.
+public struct ServeOptions: Sendable {
+    public var contentDirectory = "content"
+    public var templatesDirectory = "templates"
+    public var templatesRequired = false
+    public var includeDrafts = false
+    public var jobs = ProcessInfo.processInfo.activeProcessorCount
+
+    public init() {}
+}
+
+/// `ltrain serve`: the site built into memory, rebuilt on every change from the files that
+/// changed, and served with a live-reload script injected into its pages. The last good site is
+/// served while the content has problems; open pages show the problems until they are fixed.
+public final class PreviewSession: Sendable {
+    struct State {
+        var served: [String: ServedFile] = [:]
+        var content: LoadedContent?
+        var templates: LoadedTemplates?
+        var library: MustacheLibrary?
+        var problems: [Diagnostic] = []
+    }
+
+    public let options: ServeOptions
+    public let hub = ReloadHub()
+    private let state = Mutex(State())
+    /// Rebuilds run one at a time, in order.
+    private let rebuilding = Mutex(())
+
+    public init(options: ServeOptions) {
+        self.options = options
+    }
+
+    /// What one rebuild did.
+    public struct Outcome: Sendable {
+        public var changedFiles: Int
+        public var renderedPages: Int
+        public var milliseconds: Double
+        public var problems: [Diagnostic]
+        public var warnings: [Diagnostic]
+    }
+
+    /// Rebuilds after `changed` paths changed (nil: read everything again), then tells the open
+    /// pages: reload when the site changed or a problem went away, show the problem when it failed.
+    @discardableResult
+    public func rebuild(changed: Set<String>? = nil) -> Outcome {
+        rebuilding.withLock { _ in rebuildNow(changed: changed) }
+    }
+
+    private func rebuildNow(changed: Set<String>?) -> Outcome {
+        let start = DispatchTime.now().uptimeNanoseconds
+        var snapshot = state.withLock { $0 }
+        var log = DiagnosticLog()
+        let templatesPrefix = options.templatesDirectory.hasSuffix("/") ? options.templatesDirectory : options.templatesDirectory + "/"
+        let templatesChanged = changed.map { paths in paths.contains { $0.hasPrefix(templatesPrefix) || $0 == options.templatesDirectory } } ?? true
+        if templatesChanged || snapshot.templates == nil {
+            snapshot.templates = ContentLoader.loadTemplates(
+                from: options.templatesDirectory, required: options.templatesRequired, log: &log)
+            snapshot.library = snapshot.templates.map {
+                PreparedSite.checkedLibrary($0, templatesDirectory: options.templatesDirectory, log: &log)
+            }
+        }
+        let contentChanges = changed?.filter { !$0.hasPrefix(templatesPrefix) }
+        if var content = snapshot.content, let contentChanges {
+            if !contentChanges.isEmpty
+                && !ContentLoader.refresh(&content, from: options.contentDirectory, changed: contentChanges, log: &log)
+            {
+                snapshot.content = ContentLoader.loadContent(from: options.contentDirectory, log: &log)
+            } else {
+                snapshot.content = content
+            }
+        } else {
+            snapshot.content = ContentLoader.loadContent(from: options.contentDirectory, log: &log)
+        }
+        var clock = PhaseClock(enabled: false)
+        let memory = MemorySite(previous: snapshot.served)
+        var rendered = 0
+        do {
+            let prepared = try PreparedSite.assemble(
+                content: snapshot.content, templates: snapshot.templates, library: snapshot.library,
+                settings: SiteBuilder.Settings(includeDrafts: options.includeDrafts), log: &log, clock: &clock)
+            rendered = try SiteBuild.render(prepared, into: memory, jobs: options.jobs, clock: &clock).rendered
+            log.report(contentsOf: prepared.warnings)
+        } catch {
+            // A failure from the model carries the log's own problems again: keep each once.
+            let known = Set(log.diagnostics.map(\.description))
+            log.report(contentsOf: error.diagnostics.filter { !known.contains($0.description) })
+        }
+        let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+        let problems = log.errors
+        let warnings = log.warnings
+        if !problems.isEmpty {
+            // Keep serving the last good site; keep what was read, so fixing one file rereads one file.
+            state.withLock { current in
+                current.content = snapshot.content
+                current.templates = snapshot.templates
+                current.library = snapshot.library
+                current.problems = problems
+            }
+            hub.problem(problems.map(\.description))
+            return Outcome(changedFiles: 0, renderedPages: rendered, milliseconds: milliseconds, problems: problems, warnings: warnings)
+        }
+        let files = memory.files
+        let changedFiles = Set(files.keys).union(snapshot.served.keys).filter { files[$0]?.etag != snapshot.served[$0]?.etag }.count
+        let hadProblems = state.withLock { current in
+            let had = !current.problems.isEmpty
+            current = State(
+                served: files, content: snapshot.content, templates: snapshot.templates, library: snapshot.library,
+                problems: [])
+            return had
+        }
+        if changedFiles > 0 || hadProblems {
+            hub.reload(summary: "{\"changed\":\(changedFiles),\"milliseconds\":\(Int(milliseconds.rounded()))}")
+        }
+        return Outcome(changedFiles: changedFiles, renderedPages: rendered, milliseconds: milliseconds, problems: [], warnings: warnings)
+    }
+
+    // MARK: Answering requests
+
+    static let liveReloadPath = "/_ltrain/live.js"
+    static let eventsPath = "/_ltrain/events"
+
+    /// The answer to a request for `path` (as libmicrohttpd decoded it). Only files of the built
+    /// site are ever served: nothing is read from disk, and `..`, `.`, NUL and backslashes are refused.
+    public func answer(method: String, path: String, ifNoneMatch: String?) -> HTTPAnswer {
+        guard method == "GET" || method == "HEAD" else {
+            return .plain(status: 405, text: "Only GET and HEAD are served.\n")
+        }
+        if path == Self.eventsPath { return .eventStream(hub.stream()) }
+        if path == Self.liveReloadPath {
+            return .file(status: 200, bytes: Array(LiveReload.script.utf8), contentType: "text/javascript; charset=utf-8", etag: nil)
+        }
+        guard path.hasPrefix("/"), !path.contains("\0"), !path.contains("\\") else {
+            return .plain(status: 400, text: "Bad path.\n")
+        }
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        if segments.contains(where: { $0 == ".." || $0 == "." }) {
+            return .plain(status: 403, text: "Paths may not climb out of the site.\n")
+        }
+        var relative = segments.joined(separator: "/")
+        if relative.isEmpty || relative.hasSuffix("/") { relative += "index.html" }
+        let served = state.withLock { $0.served }
+        guard relative != Manifest.fileName, let file = served[relative] else {
+            if served[relative + "/index.html"] != nil { return .redirect(location: path + "/") }
+            let page = served["404.html"].map { LiveReload.inject(into: $0.bytes) } ?? Array("Not found.\n".utf8)
+            return .file(status: 404, bytes: page, contentType: "text/html; charset=utf-8", etag: nil)
+        }
+        let type = Self.contentType(of: relative)
+        let isHTML = type.hasPrefix("text/html")
+        // The injected script is part of what is served, so it is part of the ETag too.
+        let etag = isHTML ? "\"live-" + file.etag.dropFirst() : file.etag
+        if ifNoneMatch == etag { return .notModified(etag: etag) }
+        return .file(status: 200, bytes: isHTML ? LiveReload.inject(into: file.bytes) : file.bytes, contentType: type, etag: etag)
+    }
+
+    static func contentType(of path: String) -> String {
+        let types = [
+            "html": "text/html; charset=utf-8", "htm": "text/html; charset=utf-8", "css": "text/css; charset=utf-8",
+            "js": "text/javascript; charset=utf-8", "mjs": "text/javascript; charset=utf-8",
+            "json": "application/json", "xml": "application/xml", "txt": "text/plain; charset=utf-8",
+            "svg": "image/svg+xml", "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg",
+            "gif": "image/gif", "webp": "image/webp", "avif": "image/avif", "ico": "image/x-icon",
+            "woff": "font/woff", "woff2": "font/woff2", "pdf": "application/pdf", "md": "text/markdown; charset=utf-8",
+        ]
+        let suffix = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
+        return types[suffix] ?? "application/octet-stream"
+    }
+}
+
+/// The script `ltrain serve` adds to every page (never to `ltrain build`'s output): it listens for
+/// reload and problem events and shows problems over the page until they are fixed.
+enum LiveReload {
+    static let tag = Array("<script src=\"/_ltrain/live.js\"></script>\n".utf8)
+
+    static func inject(into html: [UInt8]) -> [UInt8] {
+        let closing = Array("</body>".utf8)
+        guard html.count >= closing.count else { return html + tag }
+        var index = html.count - closing.count
+        while index >= 0 {
+            if html[index] == closing[0] && html[index..<index + closing.count].elementsEqual(closing) {
+                return Array(html[..<index]) + tag + Array(html[index...])
+            }
+            index -= 1
+        }
+        return html + tag
+    }
+
+    static let script = """
+        // ltrain serve: live reload. Not part of built sites.
+        (function () {
+          "use strict";
+          var overlay = null;
+          function show(messages) {
+            if (!overlay) {
+              overlay = document.createElement("div");
+              overlay.id = "ltrain-problems";
+              overlay.setAttribute("role", "alert");
+              overlay.style.cssText = "position:fixed;inset:0;z-index:2147483647;overflow:auto;margin:0;padding:1.5rem;" +
+                "background:rgba(20,20,22,.94);color:#fff;font:14px/1.5 ui-monospace,Menlo,Consolas,monospace;white-space:pre-wrap";
+              document.body.appendChild(overlay);
+            }
+            overlay.textContent = "ltrain: the last change has problems; this page shows the last good version.\\n\\n" +
+              messages.join("\\n\\n");
+          }
+          var events = new EventSource("/_ltrain/events");
+          events.addEventListener("reload", function () { window.location.reload(); });
+          events.addEventListener("problem", function (event) { show(JSON.parse(event.data).messages); });
+        })();
+
+        """
+}
