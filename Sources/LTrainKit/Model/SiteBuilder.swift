@@ -120,37 +120,55 @@ public enum SiteBuilder {
         return "use only letters, digits, '-' and '_'" + (suggestion.isEmpty ? "" : ", e.g. '\(suggestion)'")
     }
 
+    /// One station file read on its own (no check against the other stations): the station, and
+    /// whether it is a draft; nil, with the problems logged, when the file is not a valid station.
+    static func station(from file: ContentFile, log: inout DiagnosticLog) -> (station: Station?, isDraft: Bool, slugLocation: SourceLocation?)? {
+        guard let (number, fileSlug) = parseStationFileName(file.fileName) else {
+            log.report(
+                .error(
+                    "station file name must start with its number, like 03-union-square.md", path: file.displayPath,
+                    hint: "rename it to NN-\(suggestedName(for: file.fileName)).md, where NN orders the stations west to east"))
+            return nil
+        }
+        let fields = FrontMatterFields(
+            file.document.frontMatter, path: file.displayPath, knownKeys: stationKeys, noun: "station", log: &log)
+        let title = fields.string("title", required: true, log: &log)
+        let summary = fields.string("summary", required: false, log: &log)
+        let isDraft = fields.bool("draft", log: &log) ?? false
+        var slug = fileSlug
+        var slugLocation: SourceLocation?
+        if let custom = fields.string("slug", required: false, log: &log) {
+            slug = custom
+            slugLocation = slugLocationIn(file)
+        }
+        guard isValidSlug(slug) else {
+            log.report(
+                .error(
+                    "station slug '\(slug)' may not be used as a file name", path: file.displayPath,
+                    at: slugLocation, hint: slugHint(slug)))
+            return nil
+        }
+        let station = title.map { title in
+            Station(
+                number: number, slug: slug, title: title, summary: summary,
+                info: InfoPage(
+                    body: MarkdownSource(
+                        text: file.document.body, displayPath: file.displayPath,
+                        contentPath: file.relativePath, lineOffset: file.document.bodyLineOffset)),
+                sourcePath: file.displayPath)
+        }
+        return (station, isDraft, slugLocation)
+    }
+
     private static func buildStations(
         _ files: [ContentFile], includeDrafts: Bool, log: inout DiagnosticLog
     ) -> [Station] {
         var stations: [Station] = []
         var slugOwners: [String: String] = [:]
         for file in files {
-            guard let (number, fileSlug) = parseStationFileName(file.fileName) else {
-                log.report(
-                    .error(
-                        "station file name must start with its number, like 03-union-square.md", path: file.displayPath,
-                        hint: "rename it to NN-\(suggestedName(for: file.fileName)).md, where NN orders the stations west to east"))
-                continue
-            }
-            let fields = FrontMatterFields(
-                file.document.frontMatter, path: file.displayPath, knownKeys: stationKeys, noun: "station", log: &log)
-            let title = fields.string("title", required: true, log: &log)
-            let summary = fields.string("summary", required: false, log: &log)
-            let isDraft = fields.bool("draft", log: &log) ?? false
-            var slug = fileSlug
-            var slugLocation: SourceLocation?
-            if let custom = fields.string("slug", required: false, log: &log) {
-                slug = custom
-                slugLocation = slugLocationIn(file)
-            }
-            guard isValidSlug(slug) else {
-                log.report(
-                    .error(
-                        "station slug '\(slug)' may not be used as a file name", path: file.displayPath,
-                        at: slugLocation, hint: slugHint(slug)))
-                continue
-            }
+            guard let (station, isDraft, slugLocation) = station(from: file, log: &log) else { continue }
+            // A station without a title still claims its slug, so duplicates are reported too.
+            let slug = station?.slug ?? parseStationFileName(file.fileName)?.slug ?? ""
             if let owner = slugOwners[slug.lowercased()] {
                 log.report(
                     .error(
@@ -160,15 +178,8 @@ public enum SiteBuilder {
                 continue
             }
             slugOwners[slug.lowercased()] = file.displayPath
-            guard let title, !isDraft || includeDrafts else { continue }
-            stations.append(
-                Station(
-                    number: number, slug: slug, title: title, summary: summary,
-                    info: InfoPage(
-                        body: MarkdownSource(
-                            text: file.document.body, displayPath: file.displayPath,
-                            contentPath: file.relativePath, lineOffset: file.document.bodyLineOffset)),
-                    sourcePath: file.displayPath))
+            guard let station, !isDraft || includeDrafts else { continue }
+            stations.append(station)
         }
         // Natural order by the file's number (2 before 10, 3 before 3.1 before 4), then by slug.
         return stations.sorted { a, b in

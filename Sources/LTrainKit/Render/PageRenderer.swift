@@ -51,7 +51,7 @@ public struct PageRenderer: Sendable {
     /// The page templates a template folder must have.
     public static let pageTemplates = ["index", "station", "info", "checklist"]
 
-    public let site: Site
+    public private(set) var site: Site
     public let routes: Routes
     public let library: MustacheLibrary
     public let templatePaths: [String: String]
@@ -105,6 +105,14 @@ public struct PageRenderer: Sendable {
             site.line.stations.enumerated().map { ($1.slug, $0) }, uniquingKeysWith: { first, _ in first })
         self.checklistPositions = Dictionary(
             site.checklists.enumerated().map { ($1.slug, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The same renderer over a site whose stations changed only in their Markdown bodies (same
+    /// slugs, titles, summaries and order), keeping everything computed from those.
+    func replacingStationBodies(with site: Site) -> PageRenderer {
+        var copy = self
+        copy.site = site
+        return copy
     }
 
     /// Every page of the site, in a fixed order: index, each station and its info page, checklists.

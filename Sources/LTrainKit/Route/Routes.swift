@@ -84,6 +84,27 @@ public struct Routes: Sendable {
         return baseURL + Self.relativePath(from: "index.html", to: path)
     }
 
+    /// The page written at `outputPath`, if it is one of the site's pages.
+    public func page(at outputPath: String) -> Page? {
+        let parts = outputPath.split(separator: "/")
+        var candidate: Page?
+        if outputPath == "index.html" {
+            candidate = .index
+        } else if outputPath == "404.html" {
+            candidate = .notFound
+        } else if parts.count == 2, parts[1].hasSuffix(".html") {
+            let slug = String(parts[1].dropLast(5))
+            switch parts[0] {
+            case "stations": candidate = .station(slug: slug)
+            case "info": candidate = .info(slug: slug)
+            case "checklists": candidate = .checklist(slug: slug)
+            default: break
+            }
+        }
+        guard let candidate, pagePaths[candidate] == outputPath else { return nil }
+        return candidate
+    }
+
     public func path(of page: Page) -> String {
         pagePaths[page] ?? Self.outputPath(of: page)
     }

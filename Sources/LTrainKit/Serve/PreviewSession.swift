@@ -23,6 +23,9 @@ public final class PreviewSession: Sendable {
         var templates: LoadedTemplates?
         var library: MustacheLibrary?
         var problems: [Diagnostic] = []
+        /// The last good build's site and routes, and every output path, for the fast path.
+        var prepared: PreparedSite?
+        var files: Set<String> = []
     }
 
     public let options: ServeOptions
@@ -53,6 +56,7 @@ public final class PreviewSession: Sendable {
 
     private func rebuildNow(changed: Set<String>?) -> Outcome {
         let start = DispatchTime.now().uptimeNanoseconds
+        if let changed, let outcome = rebuildBodiesOnly(changed: changed, start: start) { return outcome }
         var snapshot = state.withLock { $0 }
         var log = DiagnosticLog()
         let templatesPrefix = options.templatesDirectory.hasSuffix("/") ? options.templatesDirectory : options.templatesDirectory + "/"
@@ -76,20 +80,24 @@ public final class PreviewSession: Sendable {
         } else {
             snapshot.content = ContentLoader.loadContent(from: options.contentDirectory, log: &log)
         }
-        var clock = PhaseClock(enabled: false)
+        var clock = PhaseClock()
+        clock.lap("serve: load changes")
         let memory = MemorySite(previous: snapshot.served)
         var rendered = 0
+        var preparedSite: PreparedSite?
         do {
             let prepared = try PreparedSite.assemble(
                 content: snapshot.content, templates: snapshot.templates, library: snapshot.library,
                 settings: SiteBuilder.Settings(includeDrafts: options.includeDrafts), log: &log, clock: &clock)
             rendered = try SiteBuild.render(prepared, into: memory, jobs: options.jobs, clock: &clock).rendered
             log.report(contentsOf: prepared.warnings)
+            preparedSite = prepared
         } catch {
             // A failure from the model carries the log's own problems again: keep each once.
             let known = Set(log.diagnostics.map(\.description))
             log.report(contentsOf: error.diagnostics.filter { !known.contains($0.description) })
         }
+        clock.lap("serve: rendered")
         let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
         let problems = log.errors
         let warnings = log.warnings
@@ -110,13 +118,117 @@ public final class PreviewSession: Sendable {
             let had = !current.problems.isEmpty
             current = State(
                 served: files, content: snapshot.content, templates: snapshot.templates, library: snapshot.library,
-                problems: [])
+                problems: [], prepared: preparedSite, files: Set(files.keys))
             return had
         }
         if changedFiles > 0 || hadProblems {
             hub.reload(summary: "{\"changed\":\(changedFiles),\"milliseconds\":\(Int(milliseconds.rounded()))}")
         }
         return Outcome(changedFiles: changedFiles, renderedPages: rendered, milliseconds: milliseconds, problems: [], warnings: warnings)
+    }
+
+    /// The common edit, made fast: only the Markdown bodies of existing stations changed (same
+    /// title, summary, slug and number). Then only those stations' info pages, and the pages that
+    /// link into other pages' fragments, are rendered and checked. Returns nil when the change is
+    /// anything else, for the full rebuild to handle.
+    private func rebuildBodiesOnly(changed: Set<String>, start: UInt64) -> Outcome? {
+        // Take what is needed without copying the served files (they are replaced in place below).
+        let taken = state.withLock { current -> (PreparedSite, LoadedContent, Set<String>, Set<String>)? in
+            guard current.problems.isEmpty, let prepared = current.prepared, let content = current.content,
+                current.templates != nil, current.library != nil
+            else { return nil }
+            let alwaysChecked = Set(current.served.lazy.filter { $0.value.key == nil }.map(\.key))
+            return (prepared, content, current.files, alwaysChecked)
+        }
+        guard let (lastPrepared, lastContent, files, alwaysChecked) = taken else { return nil }
+        var prepared = lastPrepared
+        var content = lastContent
+        let prefix = options.contentDirectory.hasSuffix("/") ? options.contentDirectory : options.contentDirectory + "/"
+        var relatives: [String] = []
+        for path in changed {
+            guard path.hasPrefix(prefix) else { return nil }
+            let relative = String(path.dropFirst(prefix.count))
+            let name = relative.split(separator: "/").last.map(String.init) ?? ""
+            if name.hasPrefix(".") || name.hasSuffix("~") { continue }
+            guard relative.hasPrefix("stations/"), relative.hasSuffix(".md"), !relative.dropFirst(9).contains("/") else {
+                return nil
+            }
+            relatives.append(relative)
+        }
+        var log = DiagnosticLog()
+        guard ContentLoader.refresh(&content, from: options.contentDirectory, changed: changed, log: &log), !log.hasErrors
+        else { return nil }
+        var site = prepared.site
+        var pages: [Page] = []
+        for relative in relatives {
+            guard let file = content.stations.first(where: { $0.relativePath == relative }),
+                let position = site.line.stations.firstIndex(where: { $0.info.body.contentPath == relative }),
+                let (station, isDraft, _) = SiteBuilder.station(from: file, log: &log), let station, !log.hasErrors,
+                !isDraft || options.includeDrafts
+            else { return nil }
+            let old = site.line.stations[position]
+            guard station.title == old.title, station.summary == old.summary, station.slug == old.slug,
+                station.number == old.number
+            else { return nil }
+            site.line.stations[position] = station
+            pages.append(.info(slug: station.slug))
+        }
+        // Pages that link into other pages' fragments are checked on every change.
+        for path in alwaysChecked.sorted() {
+            if let page = prepared.routes.page(at: path), !pages.contains(page) { pages.append(page) }
+        }
+        let renderer = prepared.renderer.replacingStationBodies(with: site)
+        prepared.site = site
+        prepared.renderer = renderer
+        var overlay: [String: ServedFile] = [:]
+        var checks: [PageCheck] = []
+        for page in pages {
+            do throws(Diagnostic) {
+                let rendered = try renderer.render(page)
+                let check = LinkChecker.checkPage(
+                    outputPath: rendered.outputPath, html: rendered.html, templatePath: rendered.templatePath,
+                    sourceLinks: rendered.sourceLinks, files: files)
+                let bytes = Array(rendered.html.utf8)
+                overlay[rendered.outputPath] = ServedFile(
+                    bytes: bytes, etag: "\"\(ContentHash(bytes))\"",
+                    key: check.fragmentLinks.isEmpty ? renderer.inputKey(for: page) : nil, ids: check.ids.sorted())
+                checks.append(check)
+            } catch {
+                log.report(error)
+            }
+        }
+        // Every problem of the pages rendered, and their #fragment links against the ids of their
+        // targets: newly rendered, or kept.
+        let targets = Set(checks.flatMap { $0.fragmentLinks.map(\.target) })
+        let keptIDs = state.withLock { current in
+            Dictionary(uniqueKeysWithValues: targets.compactMap { target in current.served[target].map { (target, Set($0.ids)) } })
+        }
+        for check in checks {
+            log.report(contentsOf: check.problems)
+            for link in check.fragmentLinks {
+                let ids = overlay[link.target].map { Set($0.ids) } ?? keptIDs[link.target]
+                if let ids, !ids.contains(link.fragment) { log.report(link.problem) }
+            }
+        }
+        let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+        // Any problem: the full rebuild reports it, and keeps serving the last good site.
+        if log.hasErrors { return nil }
+        let changedFiles = state.withLock { current -> Int in
+            var count = 0
+            for (path, file) in overlay {
+                if current.served[path]?.etag != file.etag { count += 1 }
+                current.served[path] = file
+            }
+            current.content = content
+            current.prepared = prepared
+            return count
+        }
+        if changedFiles > 0 {
+            hub.reload(summary: "{\"changed\":\(changedFiles),\"milliseconds\":\(Int(milliseconds.rounded()))}")
+        }
+        return Outcome(
+            changedFiles: changedFiles, renderedPages: pages.count, milliseconds: milliseconds, problems: [],
+            warnings: log.warnings)
     }
 
     // MARK: Answering requests

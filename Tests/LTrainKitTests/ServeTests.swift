@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+@testable import LTrainKit
+
+@Suite struct ServeTests {
+    func session(_ site: TestSite) -> PreviewSession {
+        var options = ServeOptions()
+        options.contentDirectory = site.content
+        options.templatesDirectory = site.templates
+        return PreviewSession(options: options)
+    }
+
+    func status(_ answer: HTTPAnswer) -> Int {
+        switch answer {
+        case .file(let status, _, _, _), .plain(let status, _): return status
+        case .notModified: return 304
+        case .redirect: return 301
+        case .eventStream: return 200
+        }
+    }
+
+    @Test func answersOnlyFilesOfTheBuiltSite() throws {
+        let site = try TestSite.defaultSite()
+        let preview = session(site)
+        #expect(preview.rebuild().problems.isEmpty)
+        #expect(status(preview.answer(method: "GET", path: "/", ifNoneMatch: nil)) == 200)
+        #expect(status(preview.answer(method: "GET", path: "/../content/index.md", ifNoneMatch: nil)) == 403)
+        #expect(status(preview.answer(method: "GET", path: "/stations/./union-square.html", ifNoneMatch: nil)) == 403)
+        #expect(status(preview.answer(method: "GET", path: "/a\0b", ifNoneMatch: nil)) == 400)
+        #expect(status(preview.answer(method: "GET", path: "/content/index.md", ifNoneMatch: nil)) == 404)
+        #expect(status(preview.answer(method: "POST", path: "/", ifNoneMatch: nil)) == 405)
+        #expect(status(preview.answer(method: "GET", path: "/stations", ifNoneMatch: nil)) == 404)
+        guard case .file(_, let bytes, let type, let etag?) = preview.answer(method: "GET", path: "/index.html", ifNoneMatch: nil) else {
+            Issue.record("index.html not served")
+            return
+        }
+        #expect(type == "text/html; charset=utf-8")
+        #expect(String(decoding: bytes, as: UTF8.self).contains("<script src=\"/_ltrain/live.js\"></script>\n</body>"))
+        #expect(status(preview.answer(method: "GET", path: "/index.html", ifNoneMatch: etag)) == 304)
+    }
+
+    @Test func rebuildsOnlyWhatChangedAndKeepsTheLastGoodSite() throws {
+        let site = try TestSite.defaultSite()
+        let preview = session(site)
+        #expect(preview.rebuild().renderedPages == 15)
+        let path = site.content + "/stations/03-union-square.md"
+        let good = try String(contentsOfFile: path, encoding: .utf8)
+        try site.write("content/stations/03-union-square.md", good + "\nNew.\n")
+        let edit = preview.rebuild(changed: [path])
+        #expect(edit.renderedPages == 1 && edit.changedFiles == 1)
+        try site.write("content/stations/03-union-square.md", "---\ntitle: [broken\n---\n")
+        let broken = preview.rebuild(changed: [path])
+        #expect(broken.problems.count == 1)
+        guard case .file(200, let bytes, _, _) = preview.answer(method: "GET", path: "/info/union-square.html", ifNoneMatch: nil) else {
+            Issue.record("the last good page is not served")
+            return
+        }
+        #expect(String(decoding: bytes, as: UTF8.self).contains("New."))
+        try site.write("content/stations/03-union-square.md", good)
+        let fixed = preview.rebuild(changed: [path])
+        #expect(fixed.problems.isEmpty && fixed.changedFiles == 1)
+        let swap = preview.rebuild(changed: [site.content + "/stations/.03-union-square.md.swp"])
+        #expect(swap.changedFiles == 0 && swap.renderedPages == 0, "a swap file changes nothing")
+    }
+
+    @Test func bodyOnlyEditsStillCatchBrokenLinksAndFragments() throws {
+        let site = try TestSite.defaultSite()
+        let first = site.content + "/stations/01-eighth-avenue.md"
+        try site.write("content/stations/01-eighth-avenue.md", try String(contentsOfFile: first, encoding: .utf8) + "\nSee [transfers](02-sixth-avenue.md#connections).\n")
+        let preview = session(site)
+        #expect(preview.rebuild().problems.isEmpty)
+        let second = site.content + "/stations/02-sixth-avenue.md"
+        let good = try String(contentsOfFile: second, encoding: .utf8)
+        try site.write("content/stations/02-sixth-avenue.md", good.replacingOccurrences(of: "## Connections", with: "## Transfers"))
+        let fragment = preview.rebuild(changed: [second])
+        #expect(fragment.problems.map(\.message) == ["link '02-sixth-avenue.md#connections' points to no id 'connections' on info/sixth-avenue.html"])
+        try site.write("content/stations/02-sixth-avenue.md", good + "\n[gone](09-nowhere.md)\n")
+        let broken = preview.rebuild(changed: [second])
+        #expect(broken.problems.first?.message == "link '09-nowhere.md' names the content file stations/09-nowhere.md, which does not exist")
+        try site.write("content/stations/02-sixth-avenue.md", good + "\nFine now.\n")
+        let fixed = preview.rebuild(changed: [second])
+        #expect(fixed.problems.isEmpty)
+        guard case .file(200, let bytes, _, _) = preview.answer(method: "GET", path: "/info/sixth-avenue.html", ifNoneMatch: nil) else {
+            Issue.record("page not served")
+            return
+        }
+        #expect(String(decoding: bytes, as: UTF8.self).contains("Fine now."))
+        let fast = preview.rebuild(changed: [second])
+        #expect(fast.renderedPages <= 2, "a body-only edit renders its info page and the fragment-linking page")
+    }
+
+    @Test func eventsAreServerSentEventsWithEscapedJSON() {
+        #expect(ReloadHub.event("reload", data: "a\nb") == "event: reload\ndata: a\ndata: b\n\n")
+        #expect(ReloadHub.jsonString("x\"<y>\n\u{1}") == #""x\"\u003cy>\n\u0001""#)
+        #expect(LiveReload.inject(into: Array("<p>no body".utf8)) == Array("<p>no body".utf8) + LiveReload.tag)
+    }
+}
