@@ -267,3 +267,26 @@ def test_bounded_load_on_loopback_has_no_errors(served):
     assert "Non-2xx" not in result.stdout
     requests = int(re.search(r"(\d+) requests in", result.stdout).group(1))
     assert requests > 1000
+
+
+def test_an_open_page_in_a_browser_reloads_and_shows_problems(served, browser):
+    """Headless Chromium with a page open: edit the station, the page changes by itself; break the
+    front matter, the overlay names the file and line; fix it, the overlay goes and the page reloads."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    root, server = served
+    browser.get(server.base + "info/union-square.html")
+    WebDriverWait(browser, 5).until(lambda d: d.execute_script("return document.readyState") == "complete")
+    time.sleep(0.3)
+    station = root / "content" / "stations" / "03-union-square.md"
+    good = station.read_text()
+    station.write_text(good + "\nA paragraph written while the page was open.\n")
+    WebDriverWait(browser, 5).until(lambda d: "written while the page was open" in d.page_source)
+    station.write_text(good.replace("title: Union Square", "title: [Union Square"))
+    overlay = WebDriverWait(browser, 5).until(lambda d: d.find_elements(By.ID, "ltrain-problems"))
+    assert "content/stations/03-union-square.md:" in overlay[0].text
+    assert overlay[0].get_attribute("role") == "alert"
+    station.write_text(good)
+    WebDriverWait(browser, 5).until(lambda d: not d.find_elements(By.ID, "ltrain-problems"))
+    assert browser.find_element(By.TAG_NAME, "h1").text == "Union Square"
