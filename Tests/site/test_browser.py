@@ -194,7 +194,7 @@ def test_arrow_keys_go_west_and_east_and_escape_is_done(browser, default_site):
 
 
 PAGES = ["index.html", "stations/eighth-avenue.html", "stations/union-square.html", "info/union-square.html",
-         "checklists/check-one.html"]
+         "checklists/check-one.html", "404.html"]
 
 
 @pytest.mark.parametrize("page", PAGES)

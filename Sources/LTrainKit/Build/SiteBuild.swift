@@ -174,6 +174,17 @@ public enum SiteBuild {
             path: options.outputDirectory, protecting: [options.contentDirectory, options.templatesDirectory],
             force: options.force)
         clock.lap("prepare output")
+        if let unchanged = upToDate(prepared, output) {
+            // Nothing to write: the output already is this site. Leave it untouched.
+            output.abandon()
+            clock.lap("check that nothing changed")
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+            return BuildReport(
+                stationCount: prepared.site.line.stations.count, infoPageCount: prepared.site.line.stations.count,
+                checklistCount: prepared.site.checklists.count, fileCount: unchanged.unchanged, rendered: 0,
+                written: 0, unchanged: unchanged.unchanged, removed: 0, warnings: prepared.warnings,
+                externalLinks: [], seconds: seconds)
+        }
         do {
             let result = try render(
                 prepared, into: output, jobs: options.jobs, progress: options.progress, clock: &clock)
@@ -190,6 +201,38 @@ public enum SiteBuild {
             output.abandon()
             throw error
         }
+    }
+
+    /// The summary of an output that already is exactly this site, or nil when anything must be
+    /// rendered or written (a page's inputs, a file's bytes, a file removed or added).
+    static func upToDate(_ prepared: PreparedSite, _ output: OutputFolder) -> OutputFolder.Summary? {
+        let renderer = prepared.renderer
+        let allPages = renderer.pages
+        let keys = Mutex([(path: String, key: ContentHash)?](repeating: nil, count: allPages.count))
+        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, allPages.count / 256))
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            var computed: [(Int, String, ContentHash)] = []
+            for index in stride(from: worker, to: allPages.count, by: workers) {
+                computed.append((index, prepared.routes.path(of: allPages[index]), renderer.inputKey(for: allPages[index])))
+            }
+            keys.withLock { keys in
+                for (index, path, key) in computed { keys[index] = (path, key) }
+            }
+        }
+        let pages = keys.withLock { $0.compactMap { $0 } }
+        var files: [(path: String, bytes: [UInt8])] = []
+        for file in prepared.copiedFiles {
+            if let text = file.builtIn {
+                files.append((file.outputPath, Array(text.utf8)))
+            } else if let bytes = try? FileSystem.read(file.sourcePath, limit: ContentLoader.assetSizeLimit) {
+                files.append((file.outputPath, bytes))
+            } else {
+                return nil
+            }
+        }
+        if let sitemap = renderer.sitemap() { files.append(("sitemap.xml", Array(sitemap.utf8))) }
+        if let robots = renderer.robots() { files.append(("robots.txt", Array(robots.utf8))) }
+        return output.isUpToDate(pages: pages, files: files) ? output.unchangedSummary : nil
     }
 
     struct RenderResult {

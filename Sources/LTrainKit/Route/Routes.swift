@@ -37,34 +37,42 @@ public struct Routes: Sendable {
     }
 
     public init(site: Site, staticFiles: [AssetFile], hasNotFoundPage: Bool = false, log: inout DiagnosticLog) {
-        var owners: [String: String] = [:]
+        // Pages cannot collide with each other (slugs are unique per kind, kinds have their own
+        // folders); only files can collide with pages or with each other. Paths are compared
+        // ignoring case, as case-insensitive file systems would.
+        var pageOwners: [String: String] = [:]
+        func addPage(_ page: Page, owner: String, contentPath: String?) {
+            let path = Self.outputPath(of: page)
+            pagePaths[page] = path
+            pageOwners[Self.folded(path)] = owner
+            if let contentPath { contentTargets[contentPath] = path }
+        }
+        addPage(.index, owner: site.index.body.displayPath, contentPath: site.index.body.contentPath)
+        pagePaths.reserveCapacity(site.line.stations.count * 2 + site.checklists.count + 2)
+        pageOwners.reserveCapacity(site.line.stations.count * 2 + site.checklists.count + 2)
+        for station in site.line.stations {
+            addPage(.station(slug: station.slug), owner: station.sourcePath, contentPath: station.info.body.contentPath)
+            // Named after the station's file: a file colliding with it is told which station.
+            addPage(.info(slug: station.slug), owner: station.sourcePath, contentPath: nil)
+            infoTargets[station.info.body.contentPath] = Self.outputPath(of: .info(slug: station.slug))
+        }
+        for checklist in site.checklists {
+            addPage(.checklist(slug: checklist.slug), owner: checklist.body.displayPath, contentPath: checklist.body.contentPath)
+        }
+        if hasNotFoundPage { addPage(.notFound, owner: "the 404.mustache template", contentPath: nil) }
+        var fileOwners: [String: String] = [:]
         func claim(_ path: String, by owner: String) -> Bool {
-            if let previous = owners[path.lowercased()] {
+            let key = Self.folded(path)
+            if let previous = fileOwners[key] ?? pageOwners[key] {
                 log.report(
                     .error(
                         "\(owner) and \(previous) would both be written to \(path)", path: owner,
                         hint: "rename one of them"))
                 return false
             }
-            owners[path.lowercased()] = owner
+            fileOwners[key] = owner
             return true
         }
-        func add(_ page: Page, owner: String, contentPath: String?) {
-            let path = Self.outputPath(of: page)
-            guard claim(path, by: owner) else { return }
-            pagePaths[page] = path
-            if let contentPath { contentTargets[contentPath] = path }
-        }
-        add(.index, owner: site.index.body.displayPath, contentPath: site.index.body.contentPath)
-        for station in site.line.stations {
-            add(.station(slug: station.slug), owner: station.sourcePath, contentPath: station.info.body.contentPath)
-            add(.info(slug: station.slug), owner: station.sourcePath + " (info page)", contentPath: nil)
-            infoTargets[station.info.body.contentPath] = Self.outputPath(of: .info(slug: station.slug))
-        }
-        for checklist in site.checklists {
-            add(.checklist(slug: checklist.slug), owner: checklist.body.displayPath, contentPath: checklist.body.contentPath)
-        }
-        if hasNotFoundPage { add(.notFound, owner: "the 404.mustache template", contentPath: nil) }
         for path in Self.generatedFiles(for: site) where claim(path, by: "the generated \(path)") {
             filePaths.insert(path)
         }
@@ -76,6 +84,13 @@ public struct Routes: Sendable {
             contentTargets[asset.outputPath] = asset.outputPath
         }
     }
+
+    /// A path with its case folded, without allocating when it has no capitals.
+    private static func folded(_ path: String) -> String {
+        path.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) || !path.utf8.allSatisfy({ $0 < 0x80 })
+            ? path.lowercased() : path
+    }
+
 
     /// The page's absolute URL on the published site, when the site has a base URL.
     public func absoluteURL(of page: Page, baseURL: String?) -> String? {

@@ -1,5 +1,6 @@
 import CLTrainSystem
 import Foundation
+import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
@@ -32,6 +33,8 @@ public final class OutputFolder: PageSink {
     public let path: String
     let stagingPath: String
     private let previous: Manifest
+    /// Files in the output that ltrain did not write (only with --force): the output then must be replaced.
+    private let holdsForeignFiles: Bool
     private let state = Mutex(WriteState())
 
     struct WriteState {
@@ -91,6 +94,7 @@ public final class OutputFolder: PageSink {
 
         // The previous build's manifest says which files are ltrain's; any other file blocks the build.
         var previous = Manifest()
+        var holdsForeignFiles = false
         if kind == .directory {
             let manifestPath = joinPath(path, Manifest.fileName)
             if let bytes = try? FileSystem.read(manifestPath, limit: 256 * 1_048_576),
@@ -99,6 +103,7 @@ public final class OutputFolder: PageSink {
                 previous = manifest
             }
             let foreign = Self.allFiles(in: path).filter { $0 != Manifest.fileName && previous.entries[$0] == nil }
+            holdsForeignFiles = !foreign.isEmpty
             if !foreign.isEmpty && !force {
                 let shown = foreign.prefix(8).joined(separator: ", ")
                 let more = foreign.count > 8 ? " and \(foreign.count - 8) more" : ""
@@ -112,6 +117,7 @@ public final class OutputFolder: PageSink {
             }
         }
         self.previous = previous
+        self.holdsForeignFiles = holdsForeignFiles
 
         // A staging folder left by a build that was killed is ltrain's own leftover: remove it.
         FileSystem.removeTree(stagingPath)
@@ -166,6 +172,44 @@ public final class OutputFolder: PageSink {
 
     /// Writes one file of the new site: a hard link to the previous file when the bytes are the
     /// same, a new file otherwise. Safe to call from several threads for different paths.
+    /// Whether the output already is exactly the site described: every page rendered from the
+    /// same inputs, every other file with the same bytes, each file as ltrain left it, and
+    /// nothing else in the manifest. Then nothing needs to be written at all.
+    public func isUpToDate(pages: [(path: String, key: ContentHash)], files: [(path: String, bytes: [UInt8])]) -> Bool {
+        guard !holdsForeignFiles, previous.entries.count == pages.count + files.count else { return false }
+        @Sendable func intact(_ path: String, _ entry: Manifest.Entry) -> Bool {
+            var info = stat()
+            return lstat(joinPath(self.path, path), &info) == 0 && Int(info.st_size) == entry.size
+                && Self.modified(info) == entry.modified
+        }
+        // One stat per page: split across the cores.
+        let stale = Atomic<Bool>(false)
+        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, pages.count / 256))
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            var index = worker
+            while index < pages.count && !stale.load(ordering: .relaxed) {
+                let page = pages[index]
+                if let entry = previous.entries[page.path], entry.key == page.key, intact(page.path, entry) {
+                    index += workers
+                } else {
+                    stale.store(true, ordering: .relaxed)
+                }
+            }
+        }
+        if stale.load(ordering: .relaxed) { return false }
+        for file in files {
+            guard let entry = previous.entries[file.path], entry.size == file.bytes.count,
+                entry.hash == ContentHash(file.bytes), intact(file.path, entry)
+            else { return false }
+        }
+        return true
+    }
+
+    /// The previous build's summary of a site that needed no change: every file kept.
+    public var unchangedSummary: Summary {
+        Summary(written: 0, unchanged: previous.entries.count, removed: 0)
+    }
+
     /// Keeps the previous build's page without rendering it again, when it was rendered from the
     /// same inputs (`key`) and its file is as ltrain left it. Returns the page's ids, or nil when
     /// the page must be rendered.
