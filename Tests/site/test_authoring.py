@@ -74,8 +74,10 @@ def test_errors_are_coloured_on_a_terminal_unless_no_color(tmp_path):
 def test_quiet_and_verbose(tmp_path):
     copy_site(tmp_path, REPO / "content")
     assert run_ltrain("build", "--quiet", cwd=tmp_path).stdout == ""
-    verbose = run_ltrain("build", "--verbose", cwd=tmp_path)
+    verbose = run_ltrain("build", "--verbose", "--output", "fresh", cwd=tmp_path)
     assert "ltrain: render and write 15 pages" in verbose.stderr
+    again = run_ltrain("build", "--verbose", "--output", "fresh", cwd=tmp_path)
+    assert "ltrain: check that nothing changed" in again.stderr, "a no-op build renders nothing"
     assert verbose.stdout.startswith("Built 6 stations")
 
 

@@ -162,6 +162,7 @@ struct PhaseClock {
 
 /// The whole pipeline: load → model → route → render → check → write.
 public enum SiteBuild {
+    @discardableResult
     public static func run(_ options: BuildOptions) throws(BuildFailure) -> BuildReport {
         let start = DispatchTime.now()
         var clock = PhaseClock(enabled: options.reportsTimings)

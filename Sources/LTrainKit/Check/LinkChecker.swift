@@ -47,11 +47,11 @@ public enum LinkChecker {
         }
         var target = link
         var fragment: String?
-        if let hash = target.firstIndex(of: "#") {
+        if let hash = target.utf8.firstIndex(of: UInt8(ascii: "#")) {
             fragment = String(target[target.index(after: hash)...])
             target = String(target[..<hash])
         }
-        if let query = target.firstIndex(of: "?") { target = String(target[..<query]) }
+        if let query = target.utf8.firstIndex(of: UInt8(ascii: "?")) { target = String(target[..<query]) }
         if target.isEmpty {
             guard let fragment, !fragment.isEmpty else { return .fine }
             let decoded = Routes.percentDecoded(fragment) ?? fragment
@@ -98,7 +98,7 @@ public enum LinkChecker {
         for link in scanned.links {
             switch judge(link, on: outputPath, files: files, ids: { _ in nil }, ownIDs: scanned.ids) {
             case .fine:
-                guard let hash = link.firstIndex(of: "#"), link.startIndex != hash else { continue }
+                guard let hash = link.utf8.firstIndex(of: UInt8(ascii: "#")), link.startIndex != hash else { continue }
                 let fragment = String(link[link.index(after: hash)...])
                 let path = String(link[..<hash])
                 guard !fragment.isEmpty, let decoded = Routes.percentDecoded(path),

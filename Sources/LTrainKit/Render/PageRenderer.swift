@@ -55,7 +55,8 @@ public struct PageRenderer: Sendable {
     public let routes: Routes
     public let library: MustacheLibrary
     public let templatePaths: [String: String]
-    private let fileOutputPaths: [String]
+    /// Every file that is not a page, with the name templates know it by (`files.style_css`).
+    private let fileKeys: [(key: String, path: String)]
     private let stationPositions: [String: Int]
     private let checklistPositions: [String: Int]
     /// A hash of what every page depends on: templates, site settings, and the layout of the site
@@ -100,7 +101,7 @@ public struct PageRenderer: Sendable {
         self.routes = routes
         self.library = library
         self.templatePaths = templatePaths
-        self.fileOutputPaths = routes.filePaths.sorted()
+        self.fileKeys = routes.filePaths.sorted().map { (Self.fileKey($0), $0) }
         self.stationPositions = Dictionary(
             site.line.stations.enumerated().map { ($1.slug, $0) }, uniquingKeysWith: { first, _ in first })
         self.checklistPositions = Dictionary(
@@ -226,8 +227,8 @@ public struct PageRenderer: Sendable {
 
     private func common(_ page: Page, title: String?) -> [String: MustacheValue] {
         var files: [String: MustacheValue] = [:]
-        for path in fileOutputPaths {
-            files[Self.fileKey(path)] = .string(routes.link(from: page, toFile: path))
+        for (key, path) in fileKeys {
+            files[key] = .string(routes.link(from: page, toFile: path))
         }
         let documentTitle = title.map { "\($0) — \(site.title)" } ?? site.title
         return [
