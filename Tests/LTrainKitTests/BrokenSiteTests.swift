@@ -11,22 +11,13 @@ import Testing
         return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
     }()
 
-    static func site(for name: String) throws -> TestSite {
-        let site = try TestSite()
-        let folder = Repository.fixtures + "/broken/" + name
-        try site.copy(folder + "/content", to: "content")
-        let templates = folder + "/templates"
-        try site.copy(FileManager.default.fileExists(atPath: templates) ? templates : Repository.templates, to: "templates")
-        return site
-    }
-
     @Test func thereIsAFixtureForEveryCase() {
         #expect(Self.cases.count >= 16)
     }
 
     @Test(arguments: cases)
     func brokenFixtureReportsExactlyItsExpectedMessages(_ name: String) throws {
-        let site = try Self.site(for: name)
+        let site = try TestSite.fixture(name, in: "broken")
         // A previous good build sits in the output; the failing build must leave it byte for byte.
         let goodSite = try TestSite.defaultSite()
         try goodSite.build(output: site.output)

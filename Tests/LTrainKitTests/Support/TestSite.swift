@@ -39,11 +39,11 @@ final class TestSite {
         return site
     }
 
-    /// A copy of a fixture under Tests/LTrainKitTests/Fixtures/sites, with the default templates
-    /// unless the fixture brings its own.
-    static func fixture(_ name: String) throws -> TestSite {
+    /// A copy of a fixture under Tests/LTrainKitTests/Fixtures/<group> (`sites` or `broken`), with
+    /// the default templates unless the fixture brings its own (laid over the built-in ones).
+    static func fixture(_ name: String, in group: String = "sites") throws -> TestSite {
         let site = try TestSite()
-        let folder = Repository.fixtures + "/sites/" + name
+        let folder = Repository.fixtures + "/" + group + "/" + name
         try site.copy(folder + "/content", to: "content")
         let templates = folder + "/templates"
         try site.copy(FileManager.default.fileExists(atPath: templates) ? templates : Repository.templates, to: "templates")

@@ -40,6 +40,16 @@ public struct MustacheLibrary: Sendable {
 
     /// Every fixed partial or parent name a template refers to, with where it is written.
     public func references(in name: String) -> [(name: String, location: SourceLocation)] {
+        references(in: name, insideSections: true)
+    }
+
+    /// Partials and parents a template always includes (outside any section), by name. A cycle
+    /// among these can never end, whatever the data.
+    public func unconditionalReferences(in name: String) -> [(name: String, location: SourceLocation)] {
+        references(in: name, insideSections: false)
+    }
+
+    private func references(in name: String, insideSections: Bool) -> [(name: String, location: SourceLocation)] {
         var found: [(String, SourceLocation)] = []
         func visit(_ nodes: [MustacheNode]) {
             for node in nodes {
@@ -50,33 +60,10 @@ public struct MustacheLibrary: Sendable {
                     if !reference.isDynamic { found.append((reference.name.text, reference.location)) }
                     for block in blocks { visit(block.nodes) }
                 case .section(_, let children, _):
-                    visit(children)
+                    if insideSections { visit(children) }
                 case .block(let block):
                     visit(block.nodes)
                 case .text, .variable:
-                    break
-                }
-            }
-        }
-        visit(templates[name] ?? [])
-        return found
-    }
-
-    /// Partials and parents a template always includes (outside any section), by name. A cycle
-    /// among these can never end, whatever the data.
-    public func unconditionalReferences(in name: String) -> [(name: String, location: SourceLocation)] {
-        var found: [(String, SourceLocation)] = []
-        func visit(_ nodes: [MustacheNode]) {
-            for node in nodes {
-                switch node {
-                case .partial(let reference, _, _):
-                    if !reference.isDynamic { found.append((reference.name.text, reference.location)) }
-                case .parent(let reference, let blocks, _, _):
-                    if !reference.isDynamic { found.append((reference.name.text, reference.location)) }
-                    for block in blocks { visit(block.nodes) }
-                case .block(let block):
-                    visit(block.nodes)
-                case .section, .text, .variable:
                     break
                 }
             }
