@@ -74,21 +74,20 @@ enum FileSystem {
                 message: "file is \(size) bytes, more than the limit of \(limit / 1_048_576) MiB",
                 hint: "split it into smaller files")
         }
-        var bytes = [UInt8](repeating: 0, count: size)
-        var filled = 0
-        while filled < size {
-            let count = bytes.withUnsafeMutableBytes { buffer in
-                // The buffer holds `size` bytes; `filled < size` keeps the pointer and length inside it.
-                Glibc.read(descriptor, buffer.baseAddress! + filled, size - filled)
+        var failure: Int32 = 0
+        // Filled straight from read(2), without zeroing first; only the bytes read are kept.
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            var filled = 0
+            while filled < size, let base = buffer.baseAddress {
+                let count = Glibc.read(descriptor, base + filled, size - filled)
+                if count < 0 && errno == EINTR { continue }
+                if count < 0 { failure = errno }
+                if count <= 0 { break }
+                filled += count
             }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                if count == 0 { break }
-                throw FileSystemError(message: "cannot read the file: \(describe(errno: errno))")
-            }
-            filled += count
+            initialized = filled
         }
-        if filled < size { bytes.removeLast(size - filled) }
+        if failure != 0 { throw FileSystemError(message: "cannot read the file: \(describe(errno: failure))") }
         return bytes
     }
 }

@@ -19,7 +19,8 @@ public struct MarkdownOptions: Sendable, Equatable {
     }
 
     var cmarkOptions: Int32 {
-        var options = CMARK_OPT_DEFAULT | CMARK_OPT_SOURCEPOS | CMARK_OPT_VALIDATE_UTF8
+        // No CMARK_OPT_VALIDATE_UTF8: the text comes from a Swift String, which is always valid UTF-8.
+        var options = CMARK_OPT_DEFAULT | CMARK_OPT_SOURCEPOS
         if allowsUnsafeHTML { options |= CMARK_OPT_UNSAFE }
         if usesSmartPunctuation { options |= CMARK_OPT_SMART }
         return options
