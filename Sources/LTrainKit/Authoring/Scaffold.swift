@@ -31,6 +31,15 @@ public enum Scaffold {
         "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 
+    /// The slug a new station or checklist gets from its title.
+    private static func slug(for title: String) throws(BuildFailure) -> String {
+        let slug = slugify(title)
+        guard !slug.isEmpty else {
+            throw BuildFailure([.error("the title '\(title)' gives no slug", hint: "use a title with some Latin letters or digits")])
+        }
+        return slug
+    }
+
     private static func write(_ text: String, to path: String) throws(BuildFailure) {
         guard FileSystem.kind(of: path) == .missing else {
             throw BuildFailure([.error("file already exists", path: path, hint: "choose another title, or edit the file")])
@@ -54,10 +63,7 @@ public enum Scaffold {
             let site = SiteBuilder.build(loaded, settings: .init(includeDrafts: true), log: &log)
         else { throw BuildFailure(log.diagnostics) }
         let stations = site.line.stations
-        let slug = slugify(title)
-        guard !slug.isEmpty else {
-            throw BuildFailure([.error("the title '\(title)' gives no slug", hint: "use a title with some Latin letters or digits")])
-        }
+        let slug = try slug(for: title)
         if stations.contains(where: { $0.slug == slug }) {
             throw BuildFailure([.error("a station with the slug '\(slug)' exists already", hint: "choose another title")])
         }
@@ -86,11 +92,7 @@ public enum Scaffold {
 
     /// Writes `checklists/slug.md` with a list to fill in.
     public static func newChecklist(title: String, content: String) throws(BuildFailure) -> String {
-        let slug = slugify(title)
-        guard !slug.isEmpty else {
-            throw BuildFailure([.error("the title '\(title)' gives no slug", hint: "use a title with some Latin letters or digits")])
-        }
-        let path = joinPath(joinPath(content, "checklists"), "\(slug).md")
+        let path = joinPath(joinPath(content, "checklists"), "\(try slug(for: title)).md")
         try write("---\ntitle: \(yamlQuoted(title))\n---\nPick one.\n\n- First choice\n- Second choice\n- Third choice\n", to: path)
         return path
     }

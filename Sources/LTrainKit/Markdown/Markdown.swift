@@ -166,14 +166,8 @@ public enum Markdown {
         var headings: [(Int, String)] = []
         var used: Set<String> = []
         forEachHeading(in: document) { heading in
-            var base = slugify(plainText(of: heading))
-            if base.isEmpty { base = "section" }
-            var id = base
-            var suffix = 2
-            while !used.insert(id).inserted {
-                id = "\(base)-\(suffix)"
-                suffix += 1
-            }
+            let text = slugify(plainText(of: heading))
+            let id = uniqueSlug(text.isEmpty ? "section" : text, among: &used)
             headings.append((Int(cmark_node_get_heading_level(heading)), id))
         }
         return headings

@@ -235,14 +235,8 @@ public enum SiteBuilder {
             var used: Set<String> = []
             var rows: [ChecklistRow] = []
             for (position, item) in list.items.enumerated() {
-                var value = slugify(item.text)
-                if value.isEmpty { value = "row-\(position + 1)" }
-                var candidate = value
-                var suffix = 2
-                while !used.insert(candidate).inserted {
-                    candidate = "\(value)-\(suffix)"
-                    suffix += 1
-                }
+                let text = slugify(item.text)
+                let candidate = uniqueSlug(text.isEmpty ? "row-\(position + 1)" : text, among: &used)
                 if item.text.trimmingWhitespace.isEmpty {
                     log.report(
                         .error(
@@ -257,6 +251,17 @@ public enum SiteBuilder {
         }
         return checklists.sorted { $0.slug < $1.slug }
     }
+}
+
+/// `base`, or `base-2`, `base-3`, … : the first not in `used`, which it is then added to.
+func uniqueSlug(_ base: String, among used: inout Set<String>) -> String {
+    var candidate = base
+    var suffix = 2
+    while !used.insert(candidate).inserted {
+        candidate = "\(base)-\(suffix)"
+        suffix += 1
+    }
+    return candidate
 }
 
 /// Lowercase ASCII words joined by `-`: "Bubba Gump Shrimp Étouffée" → "bubba-gump-shrimp-etouffee".
