@@ -209,18 +209,9 @@ public enum SiteBuild {
     static func upToDate(_ prepared: PreparedSite, _ output: OutputFolder) -> OutputFolder.Summary? {
         let renderer = prepared.renderer
         let allPages = renderer.pages
-        let keys = Mutex([(path: String, key: ContentHash)?](repeating: nil, count: allPages.count))
-        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, allPages.count / 256))
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            var computed: [(Int, String, ContentHash)] = []
-            for index in stride(from: worker, to: allPages.count, by: workers) {
-                computed.append((index, prepared.routes.path(of: allPages[index]), renderer.inputKey(for: allPages[index])))
-            }
-            keys.withLock { keys in
-                for (index, path, key) in computed { keys[index] = (path, key) }
-            }
+        let pages = concurrentMap(allPages.count) { index in
+            (path: prepared.routes.path(of: allPages[index]), key: renderer.inputKey(for: allPages[index]))
         }
-        let pages = keys.withLock { $0.compactMap { $0 } }
         var files: [(path: String, bytes: [UInt8])] = []
         for file in prepared.copiedFiles {
             if let text = file.builtIn {

@@ -150,27 +150,25 @@ public enum LinkChecker {
         let files = FileSystem.filesBelow(folder).filter { $0 != Manifest.fileName }
         let all = Set(files)
         let pages = files.filter { $0.hasSuffix(".html") || $0.hasSuffix(".htm") }
-        let results = Mutex([PageCheck?](repeating: nil, count: pages.count))
-        let unreadable = Mutex([Diagnostic]())
-        let next = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: max(1, min(pages.count, ProcessInfo.processInfo.activeProcessorCount))) { _ in
-            while true {
-                let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                guard index < pages.count else { break }
-                let display = joinPath(folder, pages[index])
-                guard let bytes = try? FileSystem.read(display, limit: 256 * 1_048_576) else {
-                    unreadable.withLock { $0.append(.error("cannot read the page", path: display)) }
-                    continue
-                }
-                let check = checkPage(
-                    outputPath: pages[index], html: String(decoding: bytes, as: UTF8.self), templatePath: display,
-                    sourceLinks: [], files: all)
-                results.withLock { $0[index] = check }
+        let results = concurrentMap(pages.count) { index -> Result<PageCheck, Diagnostic> in
+            let display = joinPath(folder, pages[index])
+            guard let bytes = try? FileSystem.read(display, limit: 256 * 1_048_576) else {
+                return .failure(.error("cannot read the page", path: display))
             }
+            return .success(
+                checkPage(
+                    outputPath: pages[index], html: String(decoding: bytes, as: UTF8.self), templatePath: display,
+                    sourceLinks: [], files: all))
         }
         var log = DiagnosticLog(limit: 500)
-        log.report(contentsOf: unreadable.withLock { $0 })
-        let external = checkFragments(results.withLock { $0.compactMap { $0 } }, log: &log)
+        var checks: [PageCheck] = []
+        for result in results {
+            switch result {
+            case .success(let check): checks.append(check)
+            case .failure(let problem): log.report(problem)
+            }
+        }
+        let external = checkFragments(checks, log: &log)
         return (log.diagnostics, external)
     }
 

@@ -310,19 +310,13 @@ public enum ContentLoader {
         // Reading and parsing front matter is independent per file: do it on every core, then
         // keep files and problems in name order so the outcome does not depend on scheduling.
         let paths = relatives
-        let results = Mutex([(ContentFile?, [Diagnostic])](repeating: (nil, []), count: paths.count))
-        let next = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: min(paths.count, ProcessInfo.processInfo.activeProcessorCount)) { _ in
-            while true {
-                let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                guard index < paths.count else { break }
-                var fileLog = DiagnosticLog()
-                let file = readMarkdown(paths[index], root: root, display: display, log: &fileLog)
-                results.withLock { $0[index] = (file, fileLog.diagnostics) }
-            }
+        let results = concurrentMap(paths.count) { index -> (ContentFile?, [Diagnostic]) in
+            var fileLog = DiagnosticLog()
+            let file = readMarkdown(paths[index], root: root, display: display, log: &fileLog)
+            return (file, fileLog.diagnostics)
         }
         var files: [ContentFile] = []
-        for (file, diagnostics) in results.withLock({ $0 }) {
+        for (file, diagnostics) in results {
             log.report(contentsOf: diagnostics)
             if let file { files.append(file) }
         }
