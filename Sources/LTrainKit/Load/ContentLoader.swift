@@ -69,9 +69,7 @@ public enum ContentLoader {
         }
         content.stations = markdownFiles(in: "stations", root: root, display: directory, log: &log)
         content.checklists = markdownFiles(in: "checklists", root: root, display: directory, log: &log)
-        content.assets = files(under: "assets", root: root, display: directory, log: &log).map {
-            AssetFile(outputPath: $0.relative, sourcePath: $0.source, displayPath: joinPath(directory, $0.relative))
-        }
+        content.assets = assets(root: root, display: directory, log: &log)
         return content
     }
 
@@ -171,14 +169,19 @@ public enum ContentLoader {
             if parts[0] == "stations" { update(&content.stations) } else { update(&content.checklists) }
         }
         if assetsChanged {
-            content.assets = files(under: "assets", root: root, display: directory, log: &log).map {
-                AssetFile(outputPath: $0.relative, sourcePath: $0.source, displayPath: joinPath(directory, $0.relative))
-            }
+            content.assets = assets(root: root, display: directory, log: &log)
         }
         return true
     }
 
     // MARK: Folders
+
+    /// Every file of `assets/`, copied to the same path in the output.
+    private static func assets(root: String, display: String, log: inout DiagnosticLog) -> [AssetFile] {
+        files(under: "assets", root: root, display: display, log: &log).map {
+            AssetFile(outputPath: $0.relative, sourcePath: $0.source, displayPath: joinPath(display, $0.relative))
+        }
+    }
 
     private static func checkedRoot(_ directory: String, role: String, log: inout DiagnosticLog) -> String? {
         switch FileSystem.kind(of: directory, followingLinks: true) {

@@ -102,7 +102,7 @@ public final class OutputFolder: PageSink {
             {
                 previous = manifest
             }
-            let foreign = Self.allFiles(in: path).filter { $0 != Manifest.fileName && previous.entries[$0] == nil }
+            let foreign = FileSystem.filesBelow(path).filter { $0 != Manifest.fileName && previous.entries[$0] == nil }
             holdsForeignFiles = !foreign.isEmpty
             if !foreign.isEmpty && !force {
                 let shown = foreign.prefix(8).joined(separator: ", ")
@@ -144,11 +144,6 @@ public final class OutputFolder: PageSink {
         let parent = (absolute as NSString).deletingLastPathComponent
         guard parent != absolute else { return absolute }
         return joinPath(canonical(parent), (absolute as NSString).lastPathComponent)
-    }
-
-    /// Every file below `folder`, as paths relative to it.
-    static func allFiles(in folder: String) -> [String] {
-        FileSystem.filesBelow(folder)
     }
 
     /// Creates the folders the given output paths need inside the staging folder, once, before
