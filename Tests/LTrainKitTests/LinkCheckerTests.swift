@@ -44,6 +44,11 @@ import Testing
         #expect(absolute.contains("starts at the root of the host"))
         if case .fine = verdict("../../index.html") { Issue.record("climbing out of the site should be broken") }
         if case .fine = verdict("#elsewhere") { Issue.record("missing own fragment should be broken") }
+        if case .fine = verdict("a.html#elsewhere") { Issue.record("own fragment named with the page's file should be checked") }
+        #expect(verdict("a.html#here") == .fine)
+        #expect(
+            LinkChecker.judge("c.html#x", on: "a.html", files: ["a.html", "c.html"], ids: { _ in nil }, ownIDs: [])
+                == .fragmentElsewhere(target: "c.html", fragment: "x"))
     }
 
     @Test func fragmentsIntoOtherPagesAreCheckedOnceAllPagesAreKnown() {

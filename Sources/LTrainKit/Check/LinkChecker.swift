@@ -32,6 +32,8 @@ public enum LinkChecker {
         case fine
         case external
         case broken(String, hint: String)
+        /// A `#fragment` on another page whose ids are not known yet (see `checkFragments`).
+        case fragmentElsewhere(target: String, fragment: String)
     }
 
     /// Judges one link found on the page at `source`.
@@ -76,8 +78,11 @@ public enum LinkChecker {
             }
             return .broken("points to \(resolved), which is not in the site", hint: hint)
         }
-        if let fragment, !fragment.isEmpty, let targetIDs = ids(resolved) {
+        if let fragment, !fragment.isEmpty {
             let decodedFragment = Routes.percentDecoded(fragment) ?? fragment
+            guard let targetIDs = resolved == source ? ownIDs : ids(resolved) else {
+                return .fragmentElsewhere(target: resolved, fragment: decodedFragment)
+            }
             if !targetIDs.contains(decodedFragment) {
                 return .broken(
                     "points to no id '\(decodedFragment)' on \(resolved)",
@@ -98,18 +103,13 @@ public enum LinkChecker {
         for link in scanned.links {
             switch judge(link, on: outputPath, files: files, ids: { _ in nil }, ownIDs: scanned.ids) {
             case .fine:
-                guard let hash = link.utf8.firstIndex(of: UInt8(ascii: "#")), link.startIndex != hash else { continue }
-                let fragment = String(link[link.index(after: hash)...])
-                let path = String(link[..<hash])
-                guard !fragment.isEmpty, let decoded = Routes.percentDecoded(path),
-                    let target = Routes.resolve(decoded, against: outputPath), target != outputPath
-                else { continue }
-                let decodedFragment = Routes.percentDecoded(fragment) ?? fragment
+                continue
+            case .fragmentElsewhere(let target, let fragment):
                 let problem = diagnostic(
-                    for: link, reason: "points to no id '\(decodedFragment)' on \(target)",
+                    for: link, reason: "points to no id '\(fragment)' on \(target)",
                     hint: "check the spelling of the id it should point to", outputPath: outputPath,
                     templatePath: templatePath, sourceLinks: sourceLinks)
-                check.fragmentLinks.append((target, decodedFragment, problem))
+                check.fragmentLinks.append((target, fragment, problem))
             case .external:
                 check.external.append(link)
             case .broken(let reason, let hint):
