@@ -1,8 +1,5 @@
 import CLTrainSystem
 
-/// ltrain's version; part of every page's input key, so a new version renders every page again.
-public let ltrainVersion = "0.2.0"
-
 /// Process-wide settings that make builds faster.
 public enum BuildTuning {
     /// A build allocates and frees many short-lived buffers (cmark's nodes, page HTML) from several
