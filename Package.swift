@@ -25,9 +25,11 @@ let package = Package(
         ),
         // Thin C shim for Linux calls the Swift Glibc module does not expose (renameat2).
         .target(name: "CLTrainSystem"),
+        // A per-thread bump allocator for libcmark's nodes and buffers (see markdown_arena.h).
+        .target(name: "CMarkdownArena", dependencies: ["CCmark"]),
         .target(
             name: "LTrainKit",
-            dependencies: ["CCmark", "CYAML", "CMicroHTTPD", "CLTrainSystem"]
+            dependencies: ["CCmark", "CMarkdownArena", "CYAML", "CMicroHTTPD", "CLTrainSystem"]
         ),
         .executableTarget(
             name: "ltrain",

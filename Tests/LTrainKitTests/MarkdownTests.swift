@@ -81,4 +81,44 @@ import Testing
         let nested = String(repeating: "> ", count: 500) + "deep\n" + String(repeating: "- ", count: 200) + "item"
         #expect(Markdown.render(nested).html.contains("deep"))
     }
+
+    // Documents larger than the Markdown arena's blocks (256 KiB) and buffers past its large-allocation
+    // threshold: nodes spill into further blocks, the HTML buffer grows through realloc of a large
+    // allocation, and the next document on the same thread starts from reused blocks.
+    @Test func largeDocumentsRenderWholeAndTheArenaIsReused() {
+        let line = "departure 07:05 & track <4>\n"
+        let code = String(repeating: line, count: 20_000)
+        let paragraphs = (1...3_000).map { "Stop \($0) has *one* [link](s\($0).md)." }
+        let source = "## Timetable\n\n```\n\(code)```\n\n" + paragraphs.joined(separator: "\n\n")
+        for _ in 0..<3 {
+            let rendered = Markdown.render(source)
+            let escapedLine = "departure 07:05 &amp; track &lt;4&gt;\n"
+            let expectedParagraphs = (1...3_000).map { "<p>Stop \($0) has <em>one</em> <a href=\"s\($0).md\">link</a>.</p>\n" }
+            let expected = "<h2 id=\"timetable\">Timetable</h2>\n<pre><code>" + String(repeating: escapedLine, count: 20_000)
+                + "</code></pre>\n" + expectedParagraphs.joined()
+            #expect(rendered.html == expected)
+            #expect(rendered.links.count == 3_000)
+            #expect(rendered.links.last?.destination == "s3000.md")
+            #expect(rendered.links.last?.line == 5 + 20_000 + 2 * 2_999 + 1)
+            // A small document right after a large one: nothing of the large one shows through.
+            #expect(Markdown.render("*small*").html == "<p><em>small</em></p>\n")
+        }
+    }
+
+    @Test func documentsRenderTheSameOnManyThreadsAtOnce() async {
+        let sources = (0..<64).map { index in
+            "## Part \(index)\n\n" + String(repeating: "Word \(index) [x](p\(index).md). ", count: 50 * (index % 7 + 1))
+        }
+        let serial = sources.map { Markdown.render($0).html }
+        let parallel = await withTaskGroup(of: (Int, String).self) { group in
+            for (index, source) in sources.enumerated() {
+                group.addTask { (index, Markdown.render(source).html) }
+            }
+            var results = [String](repeating: "", count: sources.count)
+            for await (index, html) in group { results[index] = html }
+            return results
+        }
+        #expect(parallel == serial)
+        #expect(serial[3].hasPrefix("<h2 id=\"part-3\">Part 3</h2>\n<p>Word 3 <a href=\"p3.md\">x</a>."))
+    }
 }

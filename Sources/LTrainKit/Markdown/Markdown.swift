@@ -1,4 +1,5 @@
 import CCmark
+import CMarkdownArena
 import Foundation
 
 #if canImport(Glibc)
@@ -106,26 +107,39 @@ public enum Markdown {
 
     // MARK: cmark plumbing
 
+    /// Parses `text` and hands the document to `body`. Every node and buffer of the document,
+    /// and everything rendered from it, lives in this thread's Markdown arena and is released
+    /// when `body` returns: `body` must copy out what it keeps (Swift strings do).
     private static func withDocument<Result>(
         _ text: String, options: MarkdownOptions, _ body: (OpaquePointer) -> Result
     ) -> Result {
+        ltrain_markdown_arena_begin()
+        defer { ltrain_markdown_arena_end() }
+        let allocator = ltrain_markdown_arena_allocator().assumingMemoryBound(to: cmark_mem.self)
+        // The arena aborts rather than fail an allocation, so a parser is always made.
+        guard let parser = cmark_parser_new_with_mem(options.cmarkOptions, allocator) else {
+            fatalError("libcmark could not allocate memory for a parser")
+        }
         var source = text
-        let document = source.withUTF8 { buffer in
+        source.withUTF8 { buffer in
             buffer.withMemoryRebound(to: CChar.self) { characters in
-                cmark_parse_document(characters.baseAddress, characters.count, options.cmarkOptions)
+                cmark_parser_feed(parser, characters.baseAddress, characters.count)
             }
         }
-        // cmark_parse_document returns NULL only when it cannot allocate memory.
+        let document = cmark_parser_finish(parser)
+        cmark_parser_free(parser)
+        // cmark_parser_finish returns NULL only when it cannot allocate memory.
         guard let document else { fatalError("libcmark could not allocate memory for a document") }
-        defer { cmark_node_free(document) }
+        // No cmark_node_free: walking the tree to free each node one by one is what the arena saves;
+        // ltrain_markdown_arena_end releases the whole document at once.
         return body(document)
     }
 
     private static func html(of node: OpaquePointer, options: MarkdownOptions) -> String {
         // Source positions are for diagnostics only: never written into the HTML.
         let renderOptions = options.cmarkOptions & ~CMARK_OPT_SOURCEPOS
+        // The buffer is the arena's (the document's allocator): released with the document.
         guard let buffer = cmark_render_html(node, renderOptions) else { return "" }
-        defer { free(buffer) }
         return String(cString: buffer)
     }
 
