@@ -228,7 +228,37 @@ import Testing
         ])
         #expect(Manifest(text: manifest.text) == manifest)
         #expect(Manifest(text: "not a manifest") == nil)
+
+        let full = Manifest(entries: [
+            "stations/b.html": Manifest.Entry(
+                hash: ContentHash(value: 0x00ab_cdef_0123_4567), size: 0, modified: 0,
+                key: ContentHash(value: 0xffff_0000_0000_0001), ids: ["when-it-opened", "a b"]),
+            "index.html": Manifest.Entry(hash: ContentHash(value: 15), size: 1234, modified: 987_654_321),
+        ])
+        #expect(
+            full.text == """
+                ltrain manifest 2
+                000000000000000f 1234 987654321 - - index.html
+                00abcdef01234567 0 0 ffff000000000001 a%20b,when-it-opened stations/b.html
+
+                """)
+        var sorted = full
+        sorted.entries["stations/b.html"]?.ids = ["a b", "when-it-opened"]
+        #expect(Manifest(text: full.text) == sorted)
         #expect(ContentHash(Array("abc".utf8)) != ContentHash(Array("abd".utf8)))
         #expect(ContentHash(Array("abcdefghijk".utf8)) == ContentHash(Array("abcdefghijk".utf8)))
+    }
+
+    @Test func contentHasherDelimitsAndOrdersItsValues() {
+        func hash(_ values: [String]) -> ContentHash {
+            var hasher = ContentHasher()
+            for value in values { hasher.add(value) }
+            return hasher.hash
+        }
+        #expect(hash(["ab", "c"]) != hash(["a", "bc"]))
+        #expect(hash(["a", "b"]) != hash(["b", "a"]))
+        #expect(hash(["", "x"]) != hash(["x", ""]))
+        #expect(hash(["x"]) != hash(["x", ""]))
+        #expect(hash(["same", "values"]) == hash(["same", "values"]))
     }
 }

@@ -70,6 +70,8 @@ func loadedContent(stations: [ContentFile], checklists: [ContentFile] = []) thro
         #expect(LTrainKit.slugify("Bubba Gump Shrimp Étouffée") == "bubba-gump-shrimp-etouffee")
         #expect(LTrainKit.slugify("  Q & A <Street> ") == "q-a-street")
         #expect(LTrainKit.slugify("東京") == "")
+        #expect(LTrainKit.slugify("--Line 3: Tunnel_Works--") == "line-3-tunnel-works")
+        #expect(LTrainKit.slugify("Line 3: Café") == "line-3-cafe")
     }
 
     @Test func stationFileNames() {

@@ -209,6 +209,9 @@ public enum SiteBuild {
     static func upToDate(_ prepared: PreparedSite, _ output: OutputFolder) -> OutputFolder.Summary? {
         let renderer = prepared.renderer
         let allPages = renderer.pages
+        let fileCount = allPages.count + prepared.copiedFiles.count + Routes.generatedFiles(for: prepared.site).count
+        // A first build, or one that adds or removes a file, cannot be up to date: no need to hash every page.
+        guard output.mayBeUpToDate(fileCount: fileCount) else { return nil }
         let pages = concurrentMap(allPages.count) { index in
             (path: prepared.routes.path(of: allPages[index]), key: renderer.inputKey(for: allPages[index]))
         }

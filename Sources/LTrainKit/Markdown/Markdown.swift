@@ -70,10 +70,8 @@ public enum Markdown {
         _ text: String, options: MarkdownOptions = MarkdownOptions(), rewriteLink: LinkRewriter? = nil
     ) -> RenderedMarkdown {
         withDocument(text, options: options) { document in
-            let links = prepareLinks(in: document, options: options, rewriteLink: rewriteLink)
-            demoteHeadingsBelowTitle(in: document)
-            let headings = headingIDs(in: document)
-            return RenderedMarkdown(html: addingHeadingIDs(headings, to: html(of: document, options: options)), links: links)
+            let walk = DocumentWalk(document, options: options, rewriteLink: rewriteLink, collectsHeadings: true)
+            return RenderedMarkdown(html: html(of: document, options: options, headings: walk.headingIDs()), links: walk.links)
         }
     }
 
@@ -83,7 +81,7 @@ public enum Markdown {
         _ text: String, options: MarkdownOptions = MarkdownOptions(), rewriteLink: LinkRewriter? = nil
     ) -> MarkdownListDocument? {
         withDocument(text, options: options) { document -> MarkdownListDocument? in
-            let links = prepareLinks(in: document, options: options, rewriteLink: rewriteLink)
+            let links = DocumentWalk(document, options: options, rewriteLink: rewriteLink, collectsHeadings: false).links
             var child = cmark_node_first_child(document)
             while let node = child, cmark_node_get_type(node) != CMARK_NODE_LIST {
                 child = cmark_node_next(node)
@@ -97,11 +95,10 @@ public enum Markdown {
             }
             cmark_node_unlink(list)
             cmark_node_free(list)
-            demoteHeadingsBelowTitle(in: document)
-            let headings = headingIDs(in: document)
+            let headings = DocumentWalk(document, options: options, rewriteLink: nil, collectsHeadings: true)
+                .headingIDs()
             return MarkdownListDocument(
-                introductionHTML: addingHeadingIDs(headings, to: html(of: document, options: options)), items: items,
-                links: links)
+                introductionHTML: html(of: document, options: options, headings: headings), items: items, links: links)
         }
     }
 
@@ -136,82 +133,149 @@ public enum Markdown {
     }
 
     private static func html(of node: OpaquePointer, options: MarkdownOptions) -> String {
+        html(of: node, options: options, headings: [])
+    }
+
+    /// The node's HTML, with each heading's id written into its tag: cmark writes headings as a
+    /// bare `<hN>`, found here in document order in cmark's own buffer, so the page's HTML is copied
+    /// once. When raw HTML makes the headings differ, the HTML is left as it is rather than guess.
+    private static func html(
+        of node: OpaquePointer, options: MarkdownOptions, headings: [(level: Int, id: String)]
+    ) -> String {
         // Source positions are for diagnostics only: never written into the HTML.
         let renderOptions = options.cmarkOptions & ~CMARK_OPT_SOURCEPOS
         // The buffer is the arena's (the document's allocator): released with the document.
         guard let buffer = cmark_render_html(node, renderOptions) else { return "" }
-        return String(cString: buffer)
-    }
-
-    /// The page's title is its one `<h1>`: when the Markdown has level-1 headings, every heading
-    /// moves down one level (`#` → `<h2>`, `##` → `<h3>`, at most `<h6>`).
-    private static func demoteHeadingsBelowTitle(in document: OpaquePointer) {
-        var headings: [OpaquePointer] = []
-        forEachHeading(in: document) { headings.append($0) }
-        guard headings.contains(where: { cmark_node_get_heading_level($0) == 1 }) else { return }
+        let bytes = UnsafeRawBufferPointer(start: buffer, count: strlen(buffer))
+        guard !headings.isEmpty else { return String(decoding: bytes, as: UTF8.self) }
+        // Where each heading's tag ends (just before its `>`), in order.
+        var insertions: [Int] = []
+        insertions.reserveCapacity(headings.count)
+        var searchFrom = 0
         for heading in headings {
-            cmark_node_set_heading_level(heading, min(6, cmark_node_get_heading_level(heading) + 1))
+            guard let found = firstHeadingTag(level: heading.level, in: bytes, from: searchFrom)
+            else { return String(decoding: bytes, as: UTF8.self) }
+            insertions.append(found + 3)
+            searchFrom = found + 4
         }
-    }
-
-    /// Visits headings in document order, inside block quotes and list items too.
-    private static func forEachHeading(in document: OpaquePointer, _ body: (OpaquePointer) -> Void) {
-        var node = cmark_node_first_child(document)
-        var stack: [OpaquePointer] = []
-        while let current = node {
-            if cmark_node_get_type(current) == CMARK_NODE_HEADING {
-                body(current)
-                node = cmark_node_next(current)
-            } else if let child = cmark_node_first_child(current),
-                cmark_node_get_type(child).rawValue < CMARK_NODE_FIRST_INLINE.rawValue
-            {
-                if let next = cmark_node_next(current) { stack.append(next) }
-                node = child
-            } else {
-                node = cmark_node_next(current)
+        let extra = headings.reduce(0) { $0 + $1.id.utf8.count + 6 }
+        return String(unsafeUninitializedCapacity: bytes.count + extra) { output in
+            var written = 0
+            var copied = 0
+            func append(_ part: UnsafeRawBufferPointer) {
+                UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: output[written..<written + part.count]))
+                    .copyMemory(from: part)
+                written += part.count
             }
-            if node == nil { node = stack.popLast() }
+            for (heading, insertion) in zip(headings, insertions) {
+                append(UnsafeRawBufferPointer(rebasing: bytes[copied..<insertion]))
+                append(UnsafeRawBufferPointer(start: StaticString(" id=\"").utf8Start, count: 5))
+                var id = heading.id
+                id.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+                append(UnsafeRawBufferPointer(start: StaticString("\"").utf8Start, count: 1))
+                copied = insertion
+            }
+            append(UnsafeRawBufferPointer(rebasing: bytes[copied...]))
+            return written
         }
     }
 
-    /// An id for every heading, from its text (`## When it opened` → `when-it-opened`), unique in the
-    /// document, so `#fragment` links to headings work.
-    private static func headingIDs(in document: OpaquePointer) -> [(level: Int, id: String)] {
-        var headings: [(Int, String)] = []
-        var used: Set<String> = []
-        forEachHeading(in: document) { heading in
-            let text = slugify(plainText(of: heading))
-            let id = uniqueSlug(text.isEmpty ? "section" : text, among: &used)
-            headings.append((Int(cmark_node_get_heading_level(heading)), id))
-        }
-        return headings
-    }
-
-    /// cmark writes headings as a bare `<hN>`; give each its id, in document order. When raw HTML
-    /// makes the count differ, the HTML is left as it is rather than guess.
-    private static func addingHeadingIDs(_ headings: [(level: Int, id: String)], to html: String) -> String {
-        guard !headings.isEmpty else { return html }
-        var result = ""
-        result.reserveCapacity(html.utf8.count + headings.count * 24)
-        var rest = html.utf8[...]
-        for heading in headings {
-            let tag = Array("<h\(heading.level)>".utf8)
-            guard let start = firstRange(of: tag, in: rest) else { return html }
-            result += String(decoding: rest[..<start], as: UTF8.self)
-            result += "<h\(heading.level) id=\"\(heading.id)\">"
-            rest = rest[rest.index(start, offsetBy: tag.count)...]
-        }
-        result += String(decoding: rest, as: UTF8.self)
-        return result
-    }
-
-    private static func firstRange(of needle: [UInt8], in haystack: Substring.UTF8View) -> String.Index? {
-        var index = haystack.startIndex
-        while let candidate = haystack[index...].firstIndex(of: needle[0]) {
-            if haystack[candidate...].starts(with: needle) { return candidate }
-            index = haystack.index(after: candidate)
+    /// The offset of the next `<hN>` (N = level) at or after `start`.
+    private static func firstHeadingTag(level: Int, in html: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        guard let base = html.baseAddress else { return nil }
+        let digit = UInt8(ascii: "0") + UInt8(level)
+        var offset = start
+        while offset + 4 <= html.count {
+            guard let found = memchr(base + offset, Int32(UInt8(ascii: "<")), html.count - offset) else { return nil }
+            let at = base.distance(to: UnsafeRawPointer(found))
+            if at + 4 <= html.count && html[at + 1] == UInt8(ascii: "h") && html[at + 2] == digit
+                && html[at + 3] == UInt8(ascii: ">")
+            {
+                return at
+            }
+            offset = at + 1
         }
         return nil
+    }
+
+    /// One pass over a document: every link and image collected (destinations rewritten, and in
+    /// safe mode dangerous ones emptied), and every heading with its plain text, in document order,
+    /// inside block quotes and list items too.
+    private struct DocumentWalk {
+        var links: [MarkdownLink] = []
+        var headings: [(node: OpaquePointer, text: String)] = []
+
+        init(_ document: OpaquePointer, options: MarkdownOptions, rewriteLink: LinkRewriter?, collectsHeadings: Bool) {
+            guard let iterator = cmark_iter_new(document) else { return }
+            defer { cmark_iter_free(iterator) }
+            var blockLine = 1
+            var headingText: String?
+            while true {
+                let event = cmark_iter_next(iterator)
+                if event == CMARK_EVENT_DONE { break }
+                guard let node = cmark_iter_get_node(iterator) else { continue }
+                let type = cmark_node_get_type(node)
+                if event == CMARK_EVENT_EXIT {
+                    if type == CMARK_NODE_HEADING, let text = headingText {
+                        headings.append((node, text))
+                        headingText = nil
+                    }
+                    continue
+                }
+                switch type {
+                case CMARK_NODE_HEADING where collectsHeadings:
+                    headingText = ""
+                case CMARK_NODE_TEXT, CMARK_NODE_CODE:
+                    if headingText != nil, let literal = cmark_node_get_literal(node) {
+                        headingText? += String(cString: literal)
+                    }
+                case CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK:
+                    if headingText != nil { headingText? += " " }
+                case CMARK_NODE_LINK, CMARK_NODE_IMAGE:
+                    let line = Int(cmark_node_get_start_line(node))
+                    links.append(Self.link(node, type: type, line: line > 0 ? line : blockLine, options: options, rewriteLink: rewriteLink))
+                default:
+                    if type.rawValue < CMARK_NODE_FIRST_INLINE.rawValue {
+                        let line = Int(cmark_node_get_start_line(node))
+                        if line > 0 { blockLine = line }
+                    }
+                }
+            }
+        }
+
+        private static func link(
+            _ node: OpaquePointer, type: cmark_node_type, line: Int, options: MarkdownOptions, rewriteLink: LinkRewriter?
+        ) -> MarkdownLink {
+            let written = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
+            var destination = written
+            if let rewritten = rewriteLink?(destination) {
+                destination = rewritten
+                cmark_node_set_url(node, rewritten)
+            }
+            if !options.allowsUnsafeHTML && isDangerous(destination) {
+                destination = ""
+                cmark_node_set_url(node, "")
+            }
+            return MarkdownLink(
+                destination: destination, writtenDestination: written, line: line,
+                column: max(1, Int(cmark_node_get_start_column(node))), isImage: type == CMARK_NODE_IMAGE)
+        }
+
+        /// Moves every heading one level down when there is a level-1 heading (the page's title is
+        /// its one `<h1>`), then gives each an id from its text (`## When it opened` →
+        /// `when-it-opened`), unique in the document, so `#fragment` links to headings work.
+        func headingIDs() -> [(level: Int, id: String)] {
+            if headings.contains(where: { cmark_node_get_heading_level($0.node) == 1 }) {
+                for heading in headings {
+                    cmark_node_set_heading_level(heading.node, min(6, cmark_node_get_heading_level(heading.node) + 1))
+                }
+            }
+            var used: Set<String> = []
+            return headings.map { heading in
+                let slug = slugify(heading.text)
+                return (Int(cmark_node_get_heading_level(heading.node)), uniqueSlug(slug.isEmpty ? "section" : slug, among: &used))
+            }
+        }
     }
 
     private static func listItem(_ item: OpaquePointer, options: MarkdownOptions) -> MarkdownListDocument.Item {
@@ -255,39 +319,6 @@ public enum Markdown {
             }
         }
         return text
-    }
-
-    /// Collects every link and image, rewrites destinations, and in safe mode empties dangerous ones.
-    private static func prepareLinks(
-        in document: OpaquePointer, options: MarkdownOptions, rewriteLink: LinkRewriter?
-    ) -> [MarkdownLink] {
-        var links: [MarkdownLink] = []
-        guard let iterator = cmark_iter_new(document) else { return links }
-        defer { cmark_iter_free(iterator) }
-        var blockLine = 1
-        while cmark_iter_next(iterator) != CMARK_EVENT_DONE {
-            guard let node = cmark_iter_get_node(iterator), cmark_iter_get_event_type(iterator) == CMARK_EVENT_ENTER
-            else { continue }
-            let type = cmark_node_get_type(node)
-            let line = Int(cmark_node_get_start_line(node))
-            if line > 0 && type.rawValue < CMARK_NODE_FIRST_INLINE.rawValue { blockLine = line }
-            guard type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE else { continue }
-            let written = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
-            var destination = written
-            if let rewritten = rewriteLink?(destination) {
-                destination = rewritten
-                cmark_node_set_url(node, rewritten)
-            }
-            if !options.allowsUnsafeHTML && isDangerous(destination) {
-                destination = ""
-                cmark_node_set_url(node, "")
-            }
-            links.append(
-                MarkdownLink(
-                    destination: destination, writtenDestination: written, line: line > 0 ? line : blockLine,
-                    column: max(1, Int(cmark_node_get_start_column(node))), isImage: type == CMARK_NODE_IMAGE))
-        }
-        return links
     }
 
     /// A scheme that runs code or smuggles content: checked after removing whitespace and control

@@ -266,6 +266,7 @@ func uniqueSlug(_ base: String, among used: inout Set<String>) -> String {
 
 /// Lowercase ASCII words joined by `-`: "Bubba Gump Shrimp Étouffée" → "bubba-gump-shrimp-etouffee".
 func slugify(_ text: String) -> String {
+    if text.utf8.allSatisfy({ $0 < 0x80 }) { return slugifyASCII(text) }
     var slug = ""
     var pendingDash = false
     // Decomposition (so accents become marks to drop) is only needed beyond ASCII.
@@ -282,6 +283,27 @@ func slugify(_ text: String) -> String {
         }
     }
     return slug
+}
+
+/// `slugify` for ASCII text, byte by byte (headings are slugged on every page).
+private func slugifyASCII(_ text: String) -> String {
+    var slug: [UInt8] = []
+    slug.reserveCapacity(text.utf8.count)
+    var pendingDash = false
+    for byte in text.utf8 {
+        let lowered: UInt8
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): lowered = byte
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): lowered = byte + 32
+        default:
+            pendingDash = true
+            continue
+        }
+        if pendingDash && !slug.isEmpty { slug.append(UInt8(ascii: "-")) }
+        pendingDash = false
+        slug.append(lowered)
+    }
+    return String(decoding: slug, as: UTF8.self)
 }
 
 extension Unicode.Scalar {

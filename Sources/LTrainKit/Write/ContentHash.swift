@@ -49,21 +49,31 @@ extension UInt64 {
 }
 
 /// Builds the hash of several values in order, each one delimited so that ("ab", "c") and
-/// ("a", "bc") differ.
+/// ("a", "bc") differ: every value is hashed on its own (its length is part of its hash) and the
+/// hashes are mixed in order, so nothing is copied.
 public struct ContentHasher {
-    private var bytes: [UInt8] = []
+    private var state: UInt64 = 0x517C_C1B7_2722_0A95
 
     public init() {}
 
     public mutating func add(_ text: String) {
-        bytes.append(contentsOf: String(text.utf8.count).utf8)
-        bytes.append(0x3A)
-        bytes.append(contentsOf: text.utf8)
+        var text = text
+        mix(text.withUTF8 { ContentHash(UnsafeRawBufferPointer($0)) }.value)
     }
 
     public mutating func add(_ hash: ContentHash) {
-        add(hash.description)
+        mix(hash.value)
     }
 
-    public var hash: ContentHash { ContentHash(bytes) }
+    private mutating func mix(_ value: UInt64) {
+        state = (state ^ value).rotatedLeft(29) &* 0x9E37_79B1_85EB_CA87 &+ 0x1656_67B1_9E37_79F9
+    }
+
+    public var hash: ContentHash {
+        var value = state
+        value ^= value >> 33
+        value = value &* 0xC2B2_AE3D_27D4_EB4F
+        value ^= value >> 29
+        return ContentHash(value: value)
+    }
 }

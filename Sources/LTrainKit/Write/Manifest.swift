@@ -83,14 +83,48 @@ struct Manifest: Sendable, Equatable {
         return entries
     }
 
+    /// The manifest's text, built byte by byte: it has a line for every file of the site.
     var text: String {
-        var text = Self.header + "\n"
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Self.header.utf8.count + 1 + entries.count * 96)
+        bytes.append(contentsOf: Self.header.utf8)
+        bytes.append(0x0A)
+        func appendHex(_ value: UInt64) {
+            let digits = Array("0123456789abcdef".utf8)
+            for shift in stride(from: 60, through: 0, by: -4) { bytes.append(digits[Int((value >> UInt64(shift)) & 0xF)]) }
+        }
+        func appendDecimal(_ value: Int64) {
+            guard value > 0 else {
+                bytes.append(UInt8(ascii: "0"))
+                return
+            }
+            var digits: [UInt8] = []
+            var rest = value
+            while rest > 0 {
+                digits.append(UInt8(ascii: "0") + UInt8(rest % 10))
+                rest /= 10
+            }
+            bytes.append(contentsOf: digits.reversed())
+        }
         for path in entries.keys.sorted() {
             guard let entry = entries[path] else { continue }
-            let key = entry.key.map(\.description) ?? "-"
-            let ids = entry.ids.isEmpty ? "-" : entry.ids.sorted().map(Routes.percentEncoded).joined(separator: ",")
-            text += "\(entry.hash) \(entry.size) \(entry.modified) \(key) \(ids) \(path)\n"
+            appendHex(entry.hash.value)
+            bytes.append(0x20)
+            appendDecimal(Int64(entry.size))
+            bytes.append(0x20)
+            appendDecimal(entry.modified)
+            bytes.append(0x20)
+            if let key = entry.key { appendHex(key.value) } else { bytes.append(UInt8(ascii: "-")) }
+            bytes.append(0x20)
+            if entry.ids.isEmpty {
+                bytes.append(UInt8(ascii: "-"))
+            } else {
+                bytes.append(contentsOf: entry.ids.sorted().map(Routes.percentEncoded).joined(separator: ",").utf8)
+            }
+            bytes.append(0x20)
+            bytes.append(contentsOf: path.utf8)
+            bytes.append(0x0A)
         }
-        return text
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

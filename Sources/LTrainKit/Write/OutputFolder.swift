@@ -200,6 +200,12 @@ public final class OutputFolder: PageSink {
         return true
     }
 
+    /// Whether an output of `fileCount` files could already be up to date: the previous build wrote
+    /// exactly that many, and nothing foreign is in the way. A cheap test before `isUpToDate`.
+    public func mayBeUpToDate(fileCount: Int) -> Bool {
+        !holdsForeignFiles && previous.entries.count == fileCount
+    }
+
     /// The previous build's summary of a site that needed no change: every file kept.
     public var unchangedSummary: Summary {
         Summary(written: 0, unchanged: previous.entries.count, removed: 0)
