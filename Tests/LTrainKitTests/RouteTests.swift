@@ -29,6 +29,10 @@ import Testing
         #expect(Routes.resolve("./b.html", against: "stations/a.html") == "stations/b.html")
         #expect(Routes.resolve("../info//b.html", against: "stations/a.html") == "info/b.html")
         #expect(Routes.resolve("../...", against: "stations/a.html") == "...")
+        #expect(Routes.resolve("../../x.html", against: "a/b/c.html") == "x.html")
+        #expect(Routes.resolve("../x/y.html", against: "a/b/c.html") == "a/x/y.html")
+        #expect(Routes.resolve("../../../x.html", against: "a/b/c.html") == nil)
+        #expect(Routes.resolve("../é/ü.html", against: "ä/b.html") == "é/ü.html")
     }
 
     func routes() throws -> Routes {

@@ -246,9 +246,12 @@ enum HTMLScanner {
             }
             index = count
         }
+        guard let base = bytes.baseAddress else { return (links, ids) }
         while index < count {
             guard bytes[index] == UInt8(ascii: "<") else {
-                index += 1
+                // Text between tags: jump to the next '<'.
+                guard let next = memchr(base + index, Int32(UInt8(ascii: "<")), count - index) else { break }
+                index = base.distance(to: next.assumingMemoryBound(to: UInt8.self))
                 continue
             }
             if index + 3 < count && bytes[index + 1] == UInt8(ascii: "!") && bytes[index + 2] == UInt8(ascii: "-")

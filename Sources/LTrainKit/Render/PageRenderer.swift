@@ -55,6 +55,9 @@ public struct PageRenderer: Sendable {
     public let routes: Routes
     public let library: MustacheLibrary
     public let templatePaths: [String: String]
+    /// What `site` and `files` hold for a page depends only on the page's folder (links are
+    /// relative to it): built once per folder, shared by every page in it.
+    private let folderValues: [String: (site: MustacheValue, files: MustacheValue)]
     /// Every file that is not a page, with the name templates know it by (`files.style_css`).
     private let fileKeys: [(key: String, path: String)]
     private let stationPositions: [String: Int]
@@ -101,7 +104,13 @@ public struct PageRenderer: Sendable {
         self.routes = routes
         self.library = library
         self.templatePaths = templatePaths
-        self.fileKeys = routes.filePaths.sorted().map { (Self.fileKey($0), $0) }
+        let fileKeys = routes.filePaths.sorted().map { (key: Self.fileKey($0), path: $0) }
+        self.fileKeys = fileKeys
+        var folderValues: [String: (site: MustacheValue, files: MustacheValue)] = [:]
+        for folder in Set(routes.pagePaths.values.map(Self.folder)) {
+            folderValues[folder] = Self.folderValues(folder, site: site, routes: routes, fileKeys: fileKeys)
+        }
+        self.folderValues = folderValues
         self.stationPositions = Dictionary(
             site.line.stations.enumerated().map { ($1.slug, $0) }, uniquingKeysWith: { first, _ in first })
         self.checklistPositions = Dictionary(
@@ -225,21 +234,37 @@ public struct PageRenderer: Sendable {
         return rendered.html
     }
 
-    private func common(_ page: Page, title: String?) -> [String: MustacheValue] {
+    /// The folder part of an output path, with its '/' (`stations/`), or "" at the root: links
+    /// from any two pages in one folder are the same.
+    private static func folder(_ outputPath: String) -> String {
+        guard let slash = outputPath.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
+        return String(outputPath[...slash])
+    }
+
+    private static func folderValues(
+        _ folder: String, site: Site, routes: Routes, fileKeys: [(key: String, path: String)]
+    ) -> (site: MustacheValue, files: MustacheValue) {
         var files: [String: MustacheValue] = [:]
-        for (key, path) in fileKeys {
-            files[key] = .string(routes.link(from: page, toFile: path))
-        }
+        for (key, file) in fileKeys { files[key] = .string(Routes.relativePath(from: folder, to: file)) }
+        let siteValue: MustacheValue = [
+            "title": .string(site.title), "language": .string(site.language),
+            "home": .string(Routes.relativePath(from: folder, to: routes.path(of: .index))),
+            "base_url": .optional(site.baseURL),
+        ]
+        return (siteValue, .object(files))
+    }
+
+    private func common(_ page: Page, title: String?) -> [String: MustacheValue] {
         let documentTitle = title.map { "\($0) — \(site.title)" } ?? site.title
-        return [
-            "site": [
-                "title": .string(site.title), "language": .string(site.language),
-                "home": .string(routes.link(from: page, to: .index)), "base_url": .optional(site.baseURL),
-            ],
-            "files": .object(files),
+        var context: [String: MustacheValue] = [
             "document_title": .string(documentTitle),
             "canonical_url": page == .notFound ? .null : .optional(routes.absoluteURL(of: page, baseURL: site.baseURL)),
         ]
+        let folder = Self.folder(routes.path(of: page))
+        let shared = folderValues[folder] ?? Self.folderValues(folder, site: site, routes: routes, fileKeys: fileKeys)
+        context["site"] = shared.site
+        context["files"] = shared.files
+        return context
     }
 
     private func context(for page: Page, sourceLinks: inout [SourceLink]) -> (String, MustacheValue) {

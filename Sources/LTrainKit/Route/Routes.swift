@@ -197,33 +197,45 @@ public struct Routes: Sendable {
     }
 
     /// `../../name/…` with no other `.` or `..` segments and no empty ones: climb, then append.
+    /// Byte-level: the link check resolves every link of every page.
     private static func resolveSimple(_ relative: String, baseFolder: String) -> String? {
-        var rest = Substring(relative)
-        var folder = Substring(baseFolder)
-        while rest.hasPrefix("../") {
-            rest = rest.dropFirst(3)
-            guard let last = folder.dropLast().lastIndex(of: "/") else {
-                guard !folder.isEmpty else { return nil }
-                folder = ""
-                continue
+        let slash = UInt8(ascii: "/")
+        let dot = UInt8(ascii: ".")
+        let relativeBytes = relative.utf8
+        let folderBytes = baseFolder.utf8
+        var rest = relativeBytes.startIndex
+        // The folder's length in bytes, ending with its '/' (0 for the root).
+        var folderLength = folderBytes.count
+        while relativeBytes.distance(from: rest, to: relativeBytes.endIndex) >= 3,
+            relativeBytes[rest] == dot, relativeBytes[relativeBytes.index(rest, offsetBy: 1)] == dot,
+            relativeBytes[relativeBytes.index(rest, offsetBy: 2)] == slash
+        {
+            rest = relativeBytes.index(rest, offsetBy: 3)
+            guard folderLength > 0 else { return nil }
+            // Drop the folder's last segment: back to the '/' before it, or to the root.
+            var end = folderLength - 1
+            while end > 0 && folderBytes[folderBytes.index(folderBytes.startIndex, offsetBy: end - 1)] != slash {
+                end -= 1
             }
-            folder = folder[...last]
+            folderLength = end
         }
         // Anything unusual left (an empty, `.` or `..` segment) goes the general way.
         var segmentLength = 0
         var dots = 0
-        for byte in rest.utf8 {
-            if byte == UInt8(ascii: "/") {
+        for byte in relativeBytes[rest...] {
+            if byte == slash {
                 if segmentLength == 0 || segmentLength == dots { return nil }
                 segmentLength = 0
                 dots = 0
             } else {
                 segmentLength += 1
-                if byte == UInt8(ascii: ".") { dots += 1 }
+                if byte == dot { dots += 1 }
             }
         }
         if segmentLength == 0 || (segmentLength == dots && dots <= 2) { return nil }
-        return String(folder) + String(rest)
+        var result = String(decoding: folderBytes.prefix(folderLength), as: UTF8.self)
+        result += String(decoding: relativeBytes[rest...], as: UTF8.self)
+        return result
     }
 
     /// The relative URL from the file at `source` to the file at `target`, both relative to the
