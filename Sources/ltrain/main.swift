@@ -153,6 +153,8 @@ enum Command {
         let bar = ProgressBar(enabled: !quiet && isatty(1) == 1)
         options.progress = { done, total in bar.update(done, total) }
         do {
+            // The process exits right after the build: its memory goes back in one piece.
+            options.releasesMemory = false
             let report = try SiteBuild.run(options)
             bar.finish()
             for warning in report.warnings { self.report(warning) }

@@ -81,6 +81,11 @@ func loadedContent(stations: [ContentFile], checklists: [ContentFile] = []) thro
         #expect(SiteBuilder.parseStationFileName("union-square.md") == nil)
         #expect(SiteBuilder.parseStationFileName("03-.md") == nil)
         #expect(SiteBuilder.parseStationFileName("x3-a.md") == nil)
+        #expect(SiteBuilder.parseStationFileName("10.2.3-a-b.md")! == ([10, 2, 3], "a-b"))
+        #expect(SiteBuilder.parseStationFileName("123456789-x.md")! == ([123_456_789], "x"))
+        #expect(SiteBuilder.parseStationFileName("1234567890-x.md") == nil)
+        #expect(SiteBuilder.parseStationFileName("03-x.txt") == nil)
+        #expect(SiteBuilder.parseStationFileName("03-é.md")! == ([3], "é"))
     }
 
     @Test func slugsThatCouldLeaveTheirFolderAreRefused() {

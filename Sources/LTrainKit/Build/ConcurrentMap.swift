@@ -13,11 +13,15 @@ func concurrentMap<Element: Sendable>(
     let results = Mutex([Element?](repeating: nil, count: count))
     let next = Atomic<Int>(0)
     DispatchQueue.concurrentPerform(iterations: max(1, min(workers, count))) { _ in
+        // Each worker keeps its results and stores them under the lock once, at the end.
+        var done: [(Int, Element)] = []
         while true {
             let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
             guard index < count else { break }
-            let element = transform(index)
-            results.withLock { $0[index] = element }
+            done.append((index, transform(index)))
+        }
+        results.withLock { results in
+            for (index, element) in done { results[index] = element }
         }
     }
     // Every index below `count` was taken by exactly one worker and stored before the workers ended.

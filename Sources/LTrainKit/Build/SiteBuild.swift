@@ -22,6 +22,10 @@ public struct BuildOptions: Sendable {
     public var reportsTimings = ProcessInfo.processInfo.environment["LTRAIN_TIMINGS"] != nil
     /// How many pages render at once; defaults to the number of cores.
     public var jobs: Int
+    /// Whether the build frees the site's data when it ends. A command that exits right after
+    /// building sets this to false: the data (tens of thousands of small values for a large site)
+    /// is then left for the process's exit to reclaim at once instead of being freed one by one.
+    public var releasesMemory = true
 
     public init(
         contentDirectory: String = "content", templatesDirectory: String = "templates",
@@ -160,6 +164,20 @@ struct PhaseClock {
     }
 }
 
+/// Values a command keeps until its process exits (see `BuildOptions.releasesMemory`).
+private enum ProcessLifetime {
+    private final class Kept {
+        let values: Any
+        init(_ values: Any) { self.values = values }
+    }
+
+    /// Retains the values and never releases them: deliberately, so that they are reclaimed with
+    /// the process rather than freed value by value.
+    static func keep(_ values: Any...) {
+        _ = Unmanaged.passRetained(Kept(values))
+    }
+}
+
 /// The whole pipeline: load → model → route → render → check → write.
 public enum SiteBuild {
     @discardableResult
@@ -175,6 +193,7 @@ public enum SiteBuild {
             path: options.outputDirectory, protecting: [options.contentDirectory, options.templatesDirectory],
             force: options.force)
         clock.lap("prepare output")
+        defer { if !options.releasesMemory { ProcessLifetime.keep(prepared, output) } }
         if let unchanged = upToDate(prepared, output) {
             // Nothing to write: the output already is this site. Leave it untouched.
             output.abandon()
@@ -191,6 +210,7 @@ public enum SiteBuild {
                 prepared, into: output, jobs: options.jobs, progress: options.progress, clock: &clock)
             let summary = try output.commit()
             clock.lap("commit")
+            if !options.releasesMemory { ProcessLifetime.keep(result.pageChecks) }
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
             return BuildReport(
                 stationCount: prepared.site.line.stations.count, infoPageCount: prepared.site.line.stations.count,
@@ -234,6 +254,8 @@ public enum SiteBuild {
         var fileCount: Int
         var rendered: Int
         var externalLinks: [String]
+        /// What the check found on every page (kept only so that it can outlive the build).
+        var pageChecks: [PageCheck]
     }
 
     /// Renders every page in parallel, streaming each into the staging folder as it is done and
@@ -330,6 +352,7 @@ public enum SiteBuild {
         clock.lap("copy files, check fragments")
         try log.throwIfErrors()
         return RenderResult(
-            fileCount: allPaths.count, rendered: renderedCount.load(ordering: .relaxed), externalLinks: external)
+            fileCount: allPaths.count, rendered: renderedCount.load(ordering: .relaxed), externalLinks: external,
+            pageChecks: checks)
     }
 }

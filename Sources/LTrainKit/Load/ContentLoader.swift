@@ -10,7 +10,10 @@ public struct ContentFile: Sendable {
     public var relativePath: String
     public var document: FrontMatterDocument
 
-    public var fileName: String { relativePath.split(separator: "/").last.map(String.init) ?? relativePath }
+    public var fileName: String {
+        guard let slash = relativePath.utf8.lastIndex(of: UInt8(ascii: "/")) else { return relativePath }
+        return String(relativePath[relativePath.utf8.index(after: slash)...])
+    }
 }
 
 /// A file copied into the output as it is.
@@ -297,17 +300,20 @@ public enum ContentLoader {
     ) -> [ContentFile] {
         let absolute = joinPath(root, folder)
         guard folderInside(folder, root: root, display: display, log: &log) else { return [] }
-        let names: [String]
+        let entries: [(name: String, kind: FileSystem.Kind?)]
         do {
-            names = try FileSystem.entries(of: absolute)
+            entries = try FileSystem.typedEntries(of: absolute)
         } catch {
             log.report(.error(error.message, path: joinPath(display, folder)))
             return []
         }
         var relatives: [String] = []
-        for name in names where name.hasSuffix(".md") && !name.hasPrefix(".") {
-            let relative = joinPath(folder, name)
-            let kind = resolvedKind(joinPath(root, relative), root: root, display: joinPath(display, relative), log: &log)
+        for entry in entries where entry.name.hasSuffix(".md") && !entry.name.hasPrefix(".") {
+            let relative = joinPath(folder, entry.name)
+            // A regular file as listed needs no stat; links and unknown kinds are looked at closely.
+            let kind =
+                entry.kind == .file
+                ? .file : resolvedKind(joinPath(root, relative), root: root, display: joinPath(display, relative), log: &log)
             if kind == .file { relatives.append(relative) }
         }
         // Reading and parsing front matter is independent per file: do it on every core, then

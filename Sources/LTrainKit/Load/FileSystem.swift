@@ -49,6 +49,32 @@ enum FileSystem {
         }
     }
 
+    /// Names in a folder, sorted, without `.` and `..`, each with its kind as the folder lists it
+    /// (no stat per name); nil where the file system does not say.
+    static func typedEntries(of directory: String) throws(FileSystemError) -> [(name: String, kind: Kind?)] {
+        guard let handle = opendir(directory) else {
+            throw FileSystemError(message: "cannot list the folder: \(describe(errno: errno))")
+        }
+        defer { closedir(handle) }
+        var entries: [(name: String, kind: Kind?)] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name == "." || name == ".." { continue }
+            let kind: Kind?
+            switch Int32(entry.pointee.d_type) {
+            case Int32(DT_REG): kind = .file
+            case Int32(DT_DIR): kind = .directory
+            case Int32(DT_LNK): kind = .symbolicLink
+            case Int32(DT_UNKNOWN): kind = nil
+            default: kind = .other
+            }
+            entries.append((name, kind))
+        }
+        return entries.sorted { $0.name < $1.name }
+    }
+
     static func describe(errno code: Int32) -> String {
         String(cString: strerror(code))
     }

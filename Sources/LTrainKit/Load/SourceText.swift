@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Checks raw file bytes before anything parses them: NUL bytes and invalid UTF-8 are reported
 /// with the line and column of the first bad byte.
 enum SourceText {
@@ -10,6 +14,13 @@ enum SourceText {
     static func decode(_ bytes: [UInt8]) -> Result<String, SourceTextError> {
         var start = 0
         if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { start = 3 }
+        // The common case in two fast passes (the standard library's validation, memchr for NUL);
+        // only a file with a problem is walked byte by byte to say where.
+        let hasNUL = bytes.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress, raw.count > start else { return false }
+            return memchr(base + start, 0, raw.count - start) != nil
+        }
+        if !hasNUL, let text = String(validating: bytes[start...], as: UTF8.self) { return .success(text) }
         if let problem = firstProblem(in: bytes, from: start) {
             return .failure(SourceTextError(problem: problem))
         }

@@ -85,19 +85,37 @@ public enum SiteBuilder {
 
     /// `NN-slug.md` → ([NN], slug); `NN.M-slug.md` → ([NN, M], slug), which sorts between NN and NN+1.
     static func parseStationFileName(_ name: String) -> (number: [Int], slug: String)? {
-        guard name.hasSuffix(".md") else { return nil }
-        let stem = name.dropLast(3)
-        guard let dash = stem.firstIndex(of: "-") else { return nil }
-        let parts = stem[..<dash].split(separator: ".", omittingEmptySubsequences: false)
+        // Byte by byte: the number is ASCII digits and dots, and ends at the first '-'.
+        let bytes = name.utf8
+        guard bytes.count > 3, name.hasSuffix(".md") else { return nil }
+        let stemEnd = bytes.index(bytes.endIndex, offsetBy: -3)
         var number: [Int] = []
-        for part in parts {
-            guard !part.isEmpty, part.count <= 9, part.allSatisfy(\.isASCIIDigit), let value = Int(part) else {
+        var part = 0
+        var digits = 0
+        var index = bytes.startIndex
+        while index < stemEnd {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                digits += 1
+                guard digits <= 9 else { return nil }
+                part = part * 10 + Int(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "."), UInt8(ascii: "-"):
+                guard digits > 0 else { return nil }
+                number.append(part)
+                part = 0
+                digits = 0
+                if byte == UInt8(ascii: "-") {
+                    let slugStart = bytes.index(after: index)
+                    guard slugStart < stemEnd else { return nil }
+                    return (number, String(name[slugStart..<stemEnd]))
+                }
+            default:
                 return nil
             }
-            number.append(value)
+            index = bytes.index(after: index)
         }
-        let slug = String(stem[stem.index(after: dash)...])
-        return slug.isEmpty || number.isEmpty ? nil : (number, slug)
+        return nil
     }
 
     /// Slugs name output files, so they are kept to letters, digits, `-` and `_`: nothing that could
@@ -165,8 +183,15 @@ public enum SiteBuilder {
     ) -> [Station] {
         var stations: [Station] = []
         var slugOwners: [String: String] = [:]
-        for file in files {
-            guard let (station, isDraft, slugLocation) = station(from: file, log: &log) else { continue }
+        // Each file on its own, on every core; then, in file order, what concerns them all.
+        let readings = concurrentMap(files.count) { index in
+            var fileLog = DiagnosticLog()
+            let reading = station(from: files[index], log: &fileLog)
+            return (reading: reading, diagnostics: fileLog.diagnostics)
+        }
+        for (file, result) in zip(files, readings) {
+            log.report(contentsOf: result.diagnostics)
+            guard let (station, isDraft, slugLocation) = result.reading else { continue }
             // A station without a title still claims its slug, so duplicates are reported too.
             let slug = station?.slug ?? parseStationFileName(file.fileName)?.slug ?? ""
             if let owner = slugOwners[slug.lowercased()] {

@@ -74,9 +74,16 @@ struct Manifest: Sendable, Equatable {
             index += 1
             let isDash: (Range<Int>) -> Bool = { $0.count == 1 && bytes[$0.lowerBound] == UInt8(ascii: "-") }
             let key = isDash(keyField) ? nil : number(keyField, radix: 16).map(ContentHash.init(value:))
-            let ids =
-                isDash(idsField)
-                ? [] : text(idsField).split(separator: ",").compactMap { Routes.percentDecoded(String($0)) }
+            var ids: [String] = []
+            if !isDash(idsField) {
+                // Comma-separated, each %-encoded (so never holding a comma itself).
+                var idStart = idsField.lowerBound
+                for position in idsField.lowerBound...idsField.upperBound
+                where position == idsField.upperBound || bytes[position] == UInt8(ascii: ",") {
+                    if position > idStart, let id = Routes.percentDecoded(text(idStart..<position)) { ids.append(id) }
+                    idStart = position + 1
+                }
+            }
             entries[path] = Entry(
                 hash: ContentHash(value: hash), size: Int(size), modified: Int64(modified), key: key, ids: ids)
         }
