@@ -3,27 +3,26 @@ import Foundation
 import Synchronization
 
 /// `(0..<count).map(transform)` on every core: workers take the next index from a shared counter
-/// (so uneven items stay balanced), and each result lands at its index, so the outcome does not
-/// depend on the scheduling.
+/// (so uneven items stay balanced), and each result is stored straight into its place in the
+/// result, so the outcome does not depend on the scheduling and nothing is copied afterwards.
 func concurrentMap<Element: Sendable>(
     _ count: Int, workers: Int = ProcessInfo.processInfo.activeProcessorCount,
     _ transform: @Sendable (Int) -> Element
 ) -> [Element] {
     guard count > 0 else { return [] }
-    let results = Mutex([Element?](repeating: nil, count: count))
     let next = Atomic<Int>(0)
-    DispatchQueue.concurrentPerform(iterations: max(1, min(workers, count))) { _ in
-        // Each worker keeps its results and stores them under the lock once, at the end.
-        var done: [(Int, Element)] = []
-        while true {
-            let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
-            guard index < count else { break }
-            done.append((index, transform(index)))
+    return [Element](unsafeUninitializedCapacity: count) { buffer, initializedCount in
+        // Safe to share between the workers: the counter hands every index below `count` to exactly
+        // one worker, which initializes that slot and no other; concurrentPerform returns only when
+        // every worker is done, so all `count` slots are initialized before the count is set.
+        nonisolated(unsafe) let slots = buffer
+        DispatchQueue.concurrentPerform(iterations: max(1, min(workers, count))) { _ in
+            while true {
+                let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard index < count else { break }
+                slots.initializeElement(at: index, to: transform(index))
+            }
         }
-        results.withLock { results in
-            for (index, element) in done { results[index] = element }
-        }
+        initializedCount = count
     }
-    // Every index below `count` was taken by exactly one worker and stored before the workers ended.
-    return results.withLock { $0.map { $0! } }
 }

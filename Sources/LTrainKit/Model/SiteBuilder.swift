@@ -189,27 +189,32 @@ public enum SiteBuilder {
             let reading = station(from: files[index], log: &fileLog)
             return (reading: reading, diagnostics: fileLog.diagnostics)
         }
-        for (file, result) in zip(files, readings) {
-            log.report(contentsOf: result.diagnostics)
-            guard let (station, isDraft, slugLocation) = result.reading else { continue }
+        stations.reserveCapacity(files.count)
+        slugOwners.reserveCapacity(files.count)
+        for index in files.indices {
+            log.report(contentsOf: readings[index].diagnostics)
+            guard let (station, isDraft, slugLocation) = readings[index].reading else { continue }
+            let displayPath = files[index].displayPath
             // A station without a title still claims its slug, so duplicates are reported too.
-            let slug = station?.slug ?? parseStationFileName(file.fileName)?.slug ?? ""
-            if let owner = slugOwners[slug.lowercased()] {
+            let slug = station?.slug ?? parseStationFileName(files[index].fileName)?.slug ?? ""
+            let folded = slug.lowercased()
+            if let owner = slugOwners[folded] {
                 log.report(
                     .error(
-                        "two stations have the slug '\(slug)': \(owner) and \(file.displayPath)",
-                        path: file.displayPath, at: slugLocation,
+                        "two stations have the slug '\(slug)': \(owner) and \(displayPath)",
+                        path: displayPath, at: slugLocation,
                         hint: "give one of them another file name or a 'slug:' in its front matter"))
                 continue
             }
-            slugOwners[slug.lowercased()] = file.displayPath
+            slugOwners[folded] = displayPath
             guard let station, !isDraft || includeDrafts else { continue }
             stations.append(station)
         }
         // Natural order by the file's number (2 before 10, 3 before 3.1 before 4), then by slug.
-        return stations.sorted { a, b in
+        stations.sort { a, b in
             a.number == b.number ? a.slug < b.slug : a.number.lexicographicallyPrecedes(b.number)
         }
+        return stations
     }
 
     private static func slugLocationIn(_ file: ContentFile) -> SourceLocation? {

@@ -50,6 +50,8 @@ public struct Routes: Sendable {
         addPage(.index, owner: site.index.body.displayPath, contentPath: site.index.body.contentPath)
         pagePaths.reserveCapacity(site.line.stations.count * 2 + site.checklists.count + 2)
         pageOwners.reserveCapacity(site.line.stations.count * 2 + site.checklists.count + 2)
+        contentTargets.reserveCapacity(site.line.stations.count + site.checklists.count + site.assets.count + 1)
+        infoTargets.reserveCapacity(site.line.stations.count)
         for station in site.line.stations {
             addPage(.station(slug: station.slug), owner: station.sourcePath, contentPath: station.info.body.contentPath)
             // Named after the station's file: a file colliding with it is told which station.
