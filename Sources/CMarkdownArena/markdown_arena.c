@@ -64,8 +64,8 @@ static void out_of_memory(void) {
     abort();
 }
 
-static void *allocate_large(size_t size) {
-    large_header *header = malloc(sizeof(large_header) + size);
+/* Puts a large allocation (new, or moved by realloc) at the head of the thread's list. */
+static void *link_large(large_header *header, size_t size) {
     if (!header) out_of_memory();
     header->prev = NULL;
     header->next = local.large;
@@ -74,6 +74,10 @@ static void *allocate_large(size_t size) {
     header->size = size;
     header->kind = LARGE;
     return header + 1;
+}
+
+static void *allocate_large(size_t size) {
+    return link_large(malloc(sizeof(large_header) + size), size);
 }
 
 static void unlink_large(large_header *header) {
@@ -118,14 +122,7 @@ static void *arena_realloc(void *pointer, size_t size) {
     if (kind_of(pointer) == LARGE) {
         large_header *header = (large_header *)pointer - 1;
         unlink_large(header);
-        large_header *grown = realloc(header, sizeof(large_header) + size);
-        if (!grown) out_of_memory();
-        grown->prev = NULL;
-        grown->next = local.large;
-        if (local.large) local.large->prev = grown;
-        local.large = grown;
-        grown->size = size;
-        return grown + 1;
+        return link_large(realloc(header, sizeof(large_header) + size), size);
     }
     if (size <= old) return pointer;
     /* The newest allocation grows in place while its block has room (cmark's buffers grow so). */
