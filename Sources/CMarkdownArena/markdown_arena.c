@@ -42,14 +42,17 @@ static __thread arena local;
 static pthread_key_t release_key;
 static pthread_once_t release_key_once = PTHREAD_ONCE_INIT;
 
+static void free_blocks(block *first) {
+    while (first) {
+        block *next = first->next;
+        free(first);
+        first = next;
+    }
+}
+
 static void release_thread_blocks(void *unused) {
     (void)unused;
-    block *current = local.first;
-    while (current) {
-        block *next = current->next;
-        free(current);
-        current = next;
-    }
+    free_blocks(local.first);
     local.first = local.current = NULL;
 }
 
@@ -172,13 +175,8 @@ void ltrain_markdown_arena_end(void) {
     block *kept = local.first;
     for (int count = 1; kept && count < KEPT_BLOCKS; count++) kept = kept->next;
     if (kept) {
-        block *extra = kept->next;
+        free_blocks(kept->next);
         kept->next = NULL;
-        while (extra) {
-            block *next = extra->next;
-            free(extra);
-            extra = next;
-        }
     }
     if (local.first) local.first->used = 0;
     local.current = local.first;

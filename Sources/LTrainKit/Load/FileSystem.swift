@@ -52,9 +52,17 @@ enum FileSystem {
     /// Names in a folder, sorted, without `.` and `..`, each with its kind as the folder lists it
     /// (no stat per name); nil where the file system does not say.
     static func typedEntries(of directory: String) throws(FileSystemError) -> [(name: String, kind: Kind?)] {
-        guard let handle = opendir(directory) else {
+        guard let entries = listing(of: directory) else {
             throw FileSystemError(message: "cannot list the folder: \(describe(errno: errno))")
         }
+        return entries.sorted { $0.name < $1.name }
+    }
+
+    /// The one readdir loop: names in a folder in the order the file system gives them, without
+    /// `.` and `..`, each with its kind from the entry (nil for DT_UNKNOWN); nil, with errno set,
+    /// when the folder cannot be opened.
+    private static func listing(of directory: String) -> [(name: String, kind: Kind?)]? {
+        guard let handle = opendir(directory) else { return nil }
         defer { closedir(handle) }
         var entries: [(name: String, kind: Kind?)] = []
         while let entry = readdir(handle) {
@@ -72,7 +80,7 @@ enum FileSystem {
             }
             entries.append((name, kind))
         }
-        return entries.sorted { $0.name < $1.name }
+        return entries
     }
 
     static func describe(errno code: Int32) -> String {
@@ -125,17 +133,9 @@ extension FileSystem {
         var files: [String] = []
         func walk(_ relative: String) {
             let absolute = relative.isEmpty ? folder : joinPath(folder, relative)
-            guard let directory = opendir(absolute) else { return }
-            defer { closedir(directory) }
-            while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-                }
-                if name == "." || name == ".." { continue }
-                let child = relative.isEmpty ? name : relative + "/" + name
-                var isDirectory = entry.pointee.d_type == UInt8(DT_DIR)
-                if entry.pointee.d_type == UInt8(DT_UNKNOWN) { isDirectory = kind(of: joinPath(folder, child)) == .directory }
-                if isDirectory { walk(child) } else { files.append(child) }
+            for entry in listing(of: absolute) ?? [] {
+                let child = relative.isEmpty ? entry.name : relative + "/" + entry.name
+                if (entry.kind ?? kind(of: joinPath(folder, child))) == .directory { walk(child) } else { files.append(child) }
             }
         }
         walk("")
@@ -144,31 +144,23 @@ extension FileSystem {
 
     /// Removes a folder and everything in it, its top-level folders on all cores at once.
     static func removeTreeInParallel(_ path: String) {
-        let children = (try? entries(of: path)) ?? []
-        let folders = children.filter { kind(of: joinPath(path, $0)) == .directory }
+        let folders = (listing(of: path) ?? []).filter { ($0.kind ?? kind(of: joinPath(path, $0.name))) == .directory }
         DispatchQueue.concurrentPerform(iterations: folders.count) { index in
-            removeTree(joinPath(path, folders[index]))
+            removeTree(joinPath(path, folders[index].name))
         }
         removeTree(path)
     }
 
     /// Removes a folder and everything in it, without following symbolic links.
     static func removeTree(_ path: String) {
-        guard let directory = opendir(path) else {
+        guard let entries = listing(of: path) else {
             unlink(path)
             return
         }
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name == "." || name == ".." { continue }
-            let child = joinPath(path, name)
-            var isDirectory = entry.pointee.d_type == UInt8(DT_DIR)
-            if entry.pointee.d_type == UInt8(DT_UNKNOWN) { isDirectory = kind(of: child) == .directory }
-            if isDirectory { removeTree(child) } else { unlink(child) }
+        for entry in entries {
+            let child = joinPath(path, entry.name)
+            if (entry.kind ?? kind(of: child)) == .directory { removeTree(child) } else { unlink(child) }
         }
-        closedir(directory)
         rmdir(path)
     }
 }

@@ -132,15 +132,11 @@ public enum Markdown {
         return body(document)
     }
 
-    private static func html(of node: OpaquePointer, options: MarkdownOptions) -> String {
-        html(of: node, options: options, headings: [])
-    }
-
     /// The node's HTML, with each heading's id written into its tag: cmark writes headings as a
     /// bare `<hN>`, found here in document order in cmark's own buffer, so the page's HTML is copied
     /// once. When raw HTML makes the headings differ, the HTML is left as it is rather than guess.
     private static func html(
-        of node: OpaquePointer, options: MarkdownOptions, headings: [(level: Int, id: String)]
+        of node: OpaquePointer, options: MarkdownOptions, headings: [(level: Int, id: String)] = []
     ) -> String {
         // Source positions are for diagnostics only: never written into the HTML.
         let renderOptions = options.cmarkOptions & ~CMARK_OPT_SOURCEPOS
@@ -225,12 +221,8 @@ public enum Markdown {
                 switch type {
                 case CMARK_NODE_HEADING where collectsHeadings:
                     headingText = ""
-                case CMARK_NODE_TEXT, CMARK_NODE_CODE:
-                    if headingText != nil, let literal = cmark_node_get_literal(node) {
-                        headingText? += String(cString: literal)
-                    }
-                case CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK:
-                    if headingText != nil { headingText? += " " }
+                case CMARK_NODE_TEXT, CMARK_NODE_CODE, CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK:
+                    if headingText != nil { headingText? += Markdown.plainText(ofInline: node, type: type) }
                 case CMARK_NODE_LINK, CMARK_NODE_IMAGE:
                     let line = Int(cmark_node_get_start_line(node))
                     links.append(Self.link(node, type: type, line: line > 0 ? line : blockLine, options: options, rewriteLink: rewriteLink))
@@ -309,16 +301,22 @@ public enum Markdown {
             guard let current = cmark_iter_get_node(iterator),
                 cmark_iter_get_event_type(iterator) == CMARK_EVENT_ENTER
             else { continue }
-            switch cmark_node_get_type(current) {
-            case CMARK_NODE_TEXT, CMARK_NODE_CODE:
-                if let literal = cmark_node_get_literal(current) { text += String(cString: literal) }
-            case CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK:
-                text += " "
-            default:
-                break
-            }
+            text += plainText(ofInline: current, type: cmark_node_get_type(current))
         }
         return text
+    }
+
+    /// What one node adds to a text without markup: its literal for text and code, a space for a
+    /// line break, nothing for anything else (its children add theirs).
+    private static func plainText(ofInline node: OpaquePointer, type: cmark_node_type) -> String {
+        switch type {
+        case CMARK_NODE_TEXT, CMARK_NODE_CODE:
+            return cmark_node_get_literal(node).map { String(cString: $0) } ?? ""
+        case CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK:
+            return " "
+        default:
+            return ""
+        }
     }
 
     /// A scheme that runs code or smuggles content: checked after removing whitespace and control

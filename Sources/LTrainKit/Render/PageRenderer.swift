@@ -107,7 +107,7 @@ public struct PageRenderer: Sendable {
         let fileKeys = routes.filePaths.sorted().map { (key: Self.fileKey($0), path: $0) }
         self.fileKeys = fileKeys
         var folderValues: [String: (site: MustacheValue, files: MustacheValue)] = [:]
-        for folder in Set(routes.pagePaths.values.map(Self.folder)) {
+        for folder in Set(routes.pagePaths.values.map(Routes.folder(of:))) {
             folderValues[folder] = Self.folderValues(folder, site: site, routes: routes, fileKeys: fileKeys)
         }
         self.folderValues = folderValues
@@ -234,13 +234,6 @@ public struct PageRenderer: Sendable {
         return rendered.html
     }
 
-    /// The folder part of an output path, with its '/' (`stations/`), or "" at the root: links
-    /// from any two pages in one folder are the same.
-    private static func folder(_ outputPath: String) -> String {
-        guard let slash = outputPath.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
-        return String(outputPath[...slash])
-    }
-
     private static func folderValues(
         _ folder: String, site: Site, routes: Routes, fileKeys: [(key: String, path: String)]
     ) -> (site: MustacheValue, files: MustacheValue) {
@@ -260,7 +253,7 @@ public struct PageRenderer: Sendable {
             "document_title": .string(documentTitle),
             "canonical_url": page == .notFound ? .null : .optional(routes.absoluteURL(of: page, baseURL: site.baseURL)),
         ]
-        let folder = Self.folder(routes.path(of: page))
+        let folder = Routes.folder(of: routes.path(of: page))
         let shared = folderValues[folder] ?? Self.folderValues(folder, site: site, routes: routes, fileKeys: fileKeys)
         context["site"] = shared.site
         context["files"] = shared.files

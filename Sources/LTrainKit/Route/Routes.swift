@@ -175,10 +175,17 @@ public struct Routes: Sendable {
         return false
     }
 
+    /// The folder part of a path, with its '/' (`stations/` of `stations/a.html`), or "" at the root.
+    /// Links from any two files in one folder are the same.
+    public static func folder(of path: String) -> String {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
+        return String(path[...slash])
+    }
+
     /// Resolves `relative` against the folder of the file `base` (both relative to one root).
     /// Returns nil when it would climb out of the root.
     public static func resolve(_ relative: String, against base: String) -> String? {
-        let baseFolder = base.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(base[...$0]) } ?? ""
+        let baseFolder = folder(of: base)
         // Fast path: a plain name in the base's folder, or one `../` from a folder one level deep.
         if !relative.utf8.contains(UInt8(ascii: "/")) && relative != "." && relative != ".." {
             return relative.isEmpty ? (baseFolder.isEmpty ? "" : String(baseFolder.dropLast())) : baseFolder + relative

@@ -36,9 +36,19 @@ public struct ContentHash: Hashable, Sendable, CustomStringConvertible {
         self = bytes.withUnsafeBytes { ContentHash($0) }
     }
 
+    /// The value as 16 lowercase hex digits, as the manifest and ETags write it.
     public var description: String {
-        let hex = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        var bytes: [UInt8] = []
+        appendHex(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the 16 hex digits of `description` to a byte buffer (the manifest is built so).
+    func appendHex(to bytes: inout [UInt8]) {
+        let digits: StaticString = "0123456789abcdef"
+        for shift in stride(from: 60, through: 0, by: -4) {
+            bytes.append(digits.utf8Start[Int((value >> UInt64(shift)) & 0xF)])
+        }
     }
 }
 

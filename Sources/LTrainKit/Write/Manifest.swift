@@ -96,10 +96,6 @@ struct Manifest: Sendable, Equatable {
         bytes.reserveCapacity(Self.header.utf8.count + 1 + entries.count * 96)
         bytes.append(contentsOf: Self.header.utf8)
         bytes.append(0x0A)
-        func appendHex(_ value: UInt64) {
-            let digits = Array("0123456789abcdef".utf8)
-            for shift in stride(from: 60, through: 0, by: -4) { bytes.append(digits[Int((value >> UInt64(shift)) & 0xF)]) }
-        }
         func appendDecimal(_ value: Int64) {
             guard value > 0 else {
                 bytes.append(UInt8(ascii: "0"))
@@ -115,13 +111,13 @@ struct Manifest: Sendable, Equatable {
         }
         for path in entries.keys.sorted() {
             guard let entry = entries[path] else { continue }
-            appendHex(entry.hash.value)
+            entry.hash.appendHex(to: &bytes)
             bytes.append(0x20)
             appendDecimal(Int64(entry.size))
             bytes.append(0x20)
             appendDecimal(entry.modified)
             bytes.append(0x20)
-            if let key = entry.key { appendHex(key.value) } else { bytes.append(UInt8(ascii: "-")) }
+            if let key = entry.key { key.appendHex(to: &bytes) } else { bytes.append(UInt8(ascii: "-")) }
             bytes.append(0x20)
             if entry.ids.isEmpty {
                 bytes.append(UInt8(ascii: "-"))

@@ -171,7 +171,7 @@ public final class OutputFolder: PageSink {
     /// same inputs, every other file with the same bytes, each file as ltrain left it, and
     /// nothing else in the manifest. Then nothing needs to be written at all.
     public func isUpToDate(pages: [(path: String, key: ContentHash)], files: [(path: String, bytes: [UInt8])]) -> Bool {
-        guard !holdsForeignFiles, previous.entries.count == pages.count + files.count else { return false }
+        guard mayBeUpToDate(fileCount: pages.count + files.count) else { return false }
         @Sendable func intact(_ path: String, _ entry: Manifest.Entry) -> Bool {
             var info = stat()
             return lstat(joinPath(self.path, path), &info) == 0 && Int(info.st_size) == entry.size
