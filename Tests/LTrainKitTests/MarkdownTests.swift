@@ -41,6 +41,21 @@ import Testing
         #expect(rendered.html.contains(#"<a href="">a</a>"#))
     }
 
+    @Test func dangerousSchemesAreFoundThroughCaseSpacesAndControls() {
+        for dangerous in [
+            "javascript:x", "JavaScript:x", " \tjava\nscript:x", "\u{1}javascript:x", "java\u{7F}script:x",
+            "vbscript:x", "DATA:text/html,x", "file:///etc/passwd", "data:", "FiLe:x",
+        ] {
+            #expect(Markdown.isDangerous(dangerous), "\(dangerous.debugDescription) should be dangerous")
+        }
+        for safe in [
+            "", "https://example.org/javascript:x", "javascript", "javascriptx:x", "java%0Ascript:x",
+            "j\u{430}vascript:x", "stations/data.html", "../file.html", "#data:", "mailto:x@example.org",
+        ] {
+            #expect(!Markdown.isDangerous(safe), "\(safe.debugDescription) should be safe")
+        }
+    }
+
     @Test func unsafeModeIsAnOptIn() {
         let options = MarkdownOptions(allowsUnsafeHTML: true)
         let html = Markdown.render("<aside>raw</aside>\n\n[x](javascript:go())", options: options).html

@@ -172,11 +172,12 @@ public struct PageRenderer: Sendable {
             hasher.add("station")
             hasher.add(slug)
             if let position = stationPositions[slug] {
-                let station = site.line.stations[position]
-                hasher.add(station.title)
-                hasher.add(station.summary ?? "\u{0}")
-                hasher.add(site.line.station(before: position)?.title ?? "\u{0}")
-                hasher.add(site.line.station(after: position)?.title ?? "\u{0}")
+                // Fields read in place: copying a whole Station per page costs a retain per field.
+                let stations = site.line.stations
+                hasher.add(stations[position].title)
+                hasher.add(stations[position].summary ?? "\u{0}")
+                hasher.add(position > 0 ? stations[position - 1].title : "\u{0}")
+                hasher.add(position + 1 < stations.count ? stations[position + 1].title : "\u{0}")
             }
         case .info(let slug):
             hasher.add("info")
@@ -292,23 +293,24 @@ public struct PageRenderer: Sendable {
             guard let position = stationPositions[slug] else {
                 return ("station", .object(common(page, title: nil)))
             }
-            let station = site.line.stations[position]
-            var context = common(page, title: station.title)
-            context["title"] = .string(station.title)
-            context["summary"] = .optional(station.summary)
+            let stations = site.line.stations
+            let title = stations[position].title
+            var context = common(page, title: title)
+            context["title"] = .string(title)
+            context["summary"] = .optional(stations[position].summary)
             context["position"] = .int(position + 1)
-            context["station_count"] = .int(site.line.stations.count)
+            context["station_count"] = .int(stations.count)
             context["info_href"] = .string(routes.link(from: page, to: .info(slug: slug)))
-            if let previous = site.line.station(before: position) {
+            if position > 0 {
                 context["previous"] = [
-                    "title": .string(previous.title),
-                    "href": .string(routes.link(from: page, to: .station(slug: previous.slug))),
+                    "title": .string(stations[position - 1].title),
+                    "href": .string(routes.link(from: page, to: .station(slug: stations[position - 1].slug))),
                 ]
             }
-            if let next = site.line.station(after: position) {
+            if position + 1 < stations.count {
                 context["next"] = [
-                    "title": .string(next.title), "label": .string(site.nextLabel),
-                    "href": .string(routes.link(from: page, to: .station(slug: next.slug))),
+                    "title": .string(stations[position + 1].title), "label": .string(site.nextLabel),
+                    "href": .string(routes.link(from: page, to: .station(slug: stations[position + 1].slug))),
                 ]
             }
             return ("station", .object(context))
@@ -317,11 +319,11 @@ public struct PageRenderer: Sendable {
             guard let position = stationPositions[slug] else {
                 return ("info", .object(common(page, title: nil)))
             }
-            let station = site.line.stations[position]
-            var context = common(page, title: station.title)
-            context["title"] = .string(station.title)
+            let stations = site.line.stations
+            var context = common(page, title: stations[position].title)
+            context["title"] = .string(stations[position].title)
             context["done_href"] = .string(routes.link(from: page, to: .station(slug: slug)))
-            context["body"] = .string(markdownHTML(station.info.body, on: page, sourceLinks: &sourceLinks))
+            context["body"] = .string(markdownHTML(stations[position].info.body, on: page, sourceLinks: &sourceLinks))
             return ("info", .object(context))
 
         case .notFound:
