@@ -222,6 +222,23 @@ import Testing
         #expect(one == two)
     }
 
+    @Test func theOutputFolderCreatesEveryFolderItsFilesNeed() throws {
+        let site = try TestSite()
+        let output = try OutputFolder(path: site.output, protecting: [], force: false)
+        let paths = ["index.html", "a/b/c.html", "a/d.html", "x/y/z/w.txt", "a/b/e.html"]
+        try output.createFolders(for: paths)
+        for path in paths { try output.write("<p>\(path)</p>", to: path) }
+        let summary = try output.commit()
+        #expect(summary.written == paths.count)
+        var folders: [String] = []
+        for path in FileManager.default.enumerator(atPath: site.output)?.allObjects as? [String] ?? []
+        where FileSystem.kind(of: site.output + "/" + path) == .directory {
+            folders.append(path)
+        }
+        #expect(folders.sorted() == ["a", "a/b", "x", "x/y", "x/y/z"])
+        for path in paths { #expect(try String(contentsOfFile: site.output + "/" + path, encoding: .utf8) == "<p>\(path)</p>") }
+    }
+
     @Test func manifestRoundTrips() throws {
         let manifest = Manifest(entries: [
             "a b/c.html": Manifest.Entry(hash: ContentHash(Array("x".utf8)), size: 1, modified: 1_700_000_000_123_456_789)

@@ -15,6 +15,15 @@ import Testing
         #expect(Routes.relativePath(from: "assets/a b.html", to: "assets/café.png") == "caf%C3%A9.png")
     }
 
+    @Test func percentEncodingKeepsUnreservedBytesAndEscapesTheRest() {
+        #expect(Routes.percentEncoded("stop-1_a.b~c") == "stop-1_a.b~c")
+        #expect(Routes.percentEncoded("") == "")
+        #expect(Routes.percentEncoded("café au lait/é%,") == "caf%C3%A9%20au%20lait%2F%C3%A9%25%2C")
+        for text in ["", "plain", "a b", "ü/%#?,", "100% sure"] {
+            #expect(Routes.percentDecoded(Routes.percentEncoded(text)) == text)
+        }
+    }
+
     @Test func resolveIsTheInverseOfRelativePath() {
         let paths = ["index.html", "stations/a.html", "info/b.html", "a/b/c.html", "style.css", "assets/x/y.png"]
         for source in paths {

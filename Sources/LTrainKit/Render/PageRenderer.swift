@@ -23,10 +23,14 @@ public struct SourceLink: Sendable, Equatable {
     /// Records a link written in a Markdown source (line numbers of the Markdown, shifted to the file's).
     init(_ link: MarkdownLink, in source: MarkdownSource) {
         var missing: String?
-        let path = link.destination.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        let destination = link.destination.utf8
+        let path = destination[..<(destination.firstIndex(of: UInt8(ascii: "#")) ?? destination.endIndex)]
         // A `.md` destination that is still there after rewriting named no content file.
-        if path.hasSuffix(".md") && !Routes.hasScheme(link.destination) && !path.hasPrefix("/") {
-            missing = Routes.resolve(String(path), against: source.contentPath) ?? String(path)
+        if path.count >= 3 && path.suffix(3).elementsEqual(".md".utf8) && path.first != UInt8(ascii: "/")
+            && !Routes.hasScheme(link.destination)
+        {
+            let written = String(Substring(path))
+            missing = Routes.resolve(written, against: source.contentPath) ?? written
         }
         self.init(
             destination: link.destination, writtenDestination: link.writtenDestination, displayPath: source.displayPath,

@@ -290,19 +290,25 @@ public struct Routes: Sendable {
 
     /// Percent-encodes a path component for use in an `href`: everything but unreserved characters.
     public static func percentEncoded(_ component: String) -> String {
-        var encoded = ""
+        if component.utf8.allSatisfy(isUnreserved) { return component }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(component.utf8.count * 3)
+        appendPercentEncoded(component, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `percentEncoded(component)` to a byte buffer, without building a string.
+    static func appendPercentEncoded(_ component: String, to bytes: inout [UInt8]) {
+        let hex: StaticString = "0123456789ABCDEF"
         for byte in component.utf8 {
-            switch byte {
-            case _ where isUnreserved(byte):
-                encoded.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = Array("0123456789ABCDEF".unicodeScalars)
-                encoded.unicodeScalars.append("%")
-                encoded.unicodeScalars.append(hex[Int(byte >> 4)])
-                encoded.unicodeScalars.append(hex[Int(byte & 0x0F)])
+            if isUnreserved(byte) {
+                bytes.append(byte)
+            } else {
+                bytes.append(UInt8(ascii: "%"))
+                bytes.append(hex.utf8Start[Int(byte >> 4)])
+                bytes.append(hex.utf8Start[Int(byte & 0x0F)])
             }
         }
-        return encoded
     }
 
     /// Reverses `percentEncoded` (and any other `%XX` escapes); nil for malformed escapes.

@@ -101,13 +101,17 @@ struct Manifest: Sendable, Equatable {
                 bytes.append(UInt8(ascii: "0"))
                 return
             }
-            var digits: [UInt8] = []
-            var rest = value
-            while rest > 0 {
-                digits.append(UInt8(ascii: "0") + UInt8(rest % 10))
-                rest /= 10
+            // At most 19 digits for an Int64; written from the end of a fixed buffer.
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+                var start = digits.count
+                var rest = value
+                while rest > 0 {
+                    start -= 1
+                    digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
             }
-            bytes.append(contentsOf: digits.reversed())
         }
         for path in entries.keys.sorted() {
             guard let entry = entries[path] else { continue }
@@ -122,7 +126,10 @@ struct Manifest: Sendable, Equatable {
             if entry.ids.isEmpty {
                 bytes.append(UInt8(ascii: "-"))
             } else {
-                bytes.append(contentsOf: entry.ids.sorted().map(Routes.percentEncoded).joined(separator: ",").utf8)
+                for (position, id) in entry.ids.sorted().enumerated() {
+                    if position > 0 { bytes.append(UInt8(ascii: ",")) }
+                    Routes.appendPercentEncoded(id, to: &bytes)
+                }
             }
             bytes.append(0x20)
             bytes.append(contentsOf: path.utf8)

@@ -149,16 +149,17 @@ public final class OutputFolder: PageSink {
     /// Creates the folders the given output paths need inside the staging folder, once, before
     /// files are written from several threads.
     public func createFolders(for outputPaths: [String]) throws(BuildFailure) {
+        // Each path's folder and the folders above it (`a/b/` → `a/b/`, `a/`), each once: most
+        // paths share a folder, so the climb usually stops at the first step.
         var folders: Set<String> = []
         for outputPath in outputPaths {
-            var parts = outputPath.split(separator: "/").dropLast()
-            while !parts.isEmpty {
-                folders.insert(parts.joined(separator: "/"))
-                parts = parts.dropLast()
+            var folder = Routes.folder(of: outputPath)
+            while !folder.isEmpty, folders.insert(folder).inserted {
+                folder = Routes.folder(of: String(folder.utf8.dropLast()) ?? "")
             }
         }
         for folder in folders.sorted() {
-            let target = joinPath(stagingPath, folder)
+            let target = joinPath(stagingPath, String(folder.utf8.dropLast()) ?? folder)
             if mkdir(target, 0o755) != 0 && errno != EEXIST {
                 throw BuildFailure([.error("cannot create \(target): \(FileSystem.describe(errno: errno))")])
             }
