@@ -46,6 +46,15 @@ import Testing
         if case .fine = verdict("#elsewhere") { Issue.record("missing own fragment should be broken") }
         if case .fine = verdict("a.html#elsewhere") { Issue.record("own fragment named with the page's file should be checked") }
         #expect(verdict("a.html#here") == .fine)
+        #expect(verdict("b.html?from=a#history") == .fine)
+        #expect(verdict("../index.html?q=1") == .fine)
+        #expect(verdict("?q=1") == .fine)
+        #expect(verdict("./b.html") == .fine)
+        #expect(verdict("../stations//b.html") == .fine)
+        if case .fine = verdict("c.html?x=b.html") { Issue.record("the query is not part of the path") }
+        if case .fine = verdict("../assets/a%2") { Issue.record("a malformed escape should be broken") }
+        #expect(verdict("b.html", on: "index.html") != .fine)
+        #expect(verdict("stations/b.html", on: "index.html") == .fine)
         #expect(
             LinkChecker.judge("c.html#x", on: "a.html", files: ["a.html", "c.html"], ids: { _ in nil }, ownIDs: [])
                 == .fragmentElsewhere(target: "c.html", fragment: "x"))

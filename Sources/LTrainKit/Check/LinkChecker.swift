@@ -40,6 +40,14 @@ public enum LinkChecker {
     public static func judge(
         _ link: String, on source: String, files: Set<String>, ids: (String) -> Set<String>?, ownIDs: Set<String>
     ) -> Verdict {
+        judge(link, on: source, inFolder: Routes.folder(of: source), files: files, ids: ids, ownIDs: ownIDs)
+    }
+
+    /// `judge` with the page's folder (`Routes.folder(of: source)`) worked out once per page.
+    static func judge(
+        _ link: String, on source: String, inFolder sourceFolder: String, files: Set<String>,
+        ids: (String) -> Set<String>?, ownIDs: Set<String>
+    ) -> Verdict {
         if link.isEmpty { return .fine }
         if link.hasPrefix("//") || Routes.hasScheme(link) { return .external }
         if link.hasPrefix("/") {
@@ -47,13 +55,16 @@ public enum LinkChecker {
                 "starts at the root of the host, which breaks the site offline and under a sub-path",
                 hint: "write the link relative to the page, e.g. '../stations/union-square.html'")
         }
-        var target = link
-        var fragment: String?
-        if let hash = target.utf8.firstIndex(of: UInt8(ascii: "#")) {
-            fragment = String(target[target.index(after: hash)...])
-            target = String(target[..<hash])
+        // The path before any `?query` and the `#fragment`, cut on the link's bytes.
+        var linkText = link
+        let (target, fragment) = linkText.withUTF8 { bytes -> (String, String?) in
+            let hash = bytes.firstIndex(of: UInt8(ascii: "#"))
+            let pathEnd = hash ?? bytes.count
+            let targetEnd = bytes[..<pathEnd].firstIndex(of: UInt8(ascii: "?")) ?? pathEnd
+            let target = String(decoding: UnsafeBufferPointer(rebasing: bytes[..<targetEnd]), as: UTF8.self)
+            let fragment = hash.map { String(decoding: UnsafeBufferPointer(rebasing: bytes[($0 + 1)...]), as: UTF8.self) }
+            return (target, fragment)
         }
-        if let query = target.utf8.firstIndex(of: UInt8(ascii: "?")) { target = String(target[..<query]) }
         if target.isEmpty {
             guard let fragment, !fragment.isEmpty else { return .fine }
             let decoded = Routes.percentDecoded(fragment) ?? fragment
@@ -66,7 +77,7 @@ public enum LinkChecker {
         guard let decoded = Routes.percentDecoded(target) else {
             return .broken("has a malformed %-escape", hint: "write '%' as '%25'")
         }
-        guard let resolved = Routes.resolve(decoded, against: source) else {
+        guard let resolved = Routes.resolve(decoded, inFolder: sourceFolder) else {
             return .broken("climbs out of the site", hint: "remove the extra '../'")
         }
         guard files.contains(resolved) else {
@@ -100,8 +111,9 @@ public enum LinkChecker {
         let scanned = HTMLScanner.scan(html)
         var check = PageCheck(outputPath: outputPath, ids: scanned.ids, problems: [], external: [], fragmentLinks: [])
         var reported: Set<String> = []
+        let folder = Routes.folder(of: outputPath)
         for link in scanned.links {
-            switch judge(link, on: outputPath, files: files, ids: { _ in nil }, ownIDs: scanned.ids) {
+            switch judge(link, on: outputPath, inFolder: folder, files: files, ids: { _ in nil }, ownIDs: scanned.ids) {
             case .fine:
                 continue
             case .fragmentElsewhere(let target, let fragment):
@@ -298,7 +310,9 @@ enum HTMLScanner {
                 let isLink = equalsIgnoringCase(bytes, attribute, "href") || equalsIgnoringCase(bytes, attribute, "src")
                 let isID = equalsIgnoringCase(bytes, attribute, "id") || (isAnchor && equalsIgnoringCase(bytes, attribute, "name"))
                 guard isLink || isID else { continue }
-                let value = decodeEntities(String(decoding: UnsafeBufferPointer(rebasing: bytes[valueRange]), as: UTF8.self))
+                let valueBytes = UnsafeBufferPointer(rebasing: bytes[valueRange])
+                let rawValue = String(decoding: valueBytes, as: UTF8.self)
+                let value = valueBytes.contains(UInt8(ascii: "&")) ? decodeEntities(rawValue) : rawValue
                 if isLink { links.append(value) } else { ids.insert(value) }
             }
             index += 1

@@ -159,40 +159,51 @@ public struct Routes: Sendable {
 
     /// Whether a link starts with a URL scheme such as `https:` or `mailto:`.
     public static func hasScheme(_ link: String) -> Bool {
-        var first = true
-        for byte in link.utf8 {
-            switch byte {
-            case UInt8(ascii: ":"):
-                return !first
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
-                first = false
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
-                if first { return false }
-            default:
-                return false
+        var link = link
+        return link.withUTF8 { bytes in
+            var first = true
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: ":"):
+                    return !first
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                    first = false
+                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
+                    if first { return false }
+                default:
+                    return false
+                }
             }
+            return false
         }
-        return false
     }
 
     /// The folder part of a path, with its '/' (`stations/` of `stations/a.html`), or "" at the root.
     /// Links from any two files in one folder are the same.
     public static func folder(of path: String) -> String {
-        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
-        return String(path[...slash])
+        var path = path
+        return path.withUTF8 { bytes in
+            guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return "" }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[...slash]), as: UTF8.self)
+        }
     }
 
     /// Resolves `relative` against the folder of the file `base` (both relative to one root).
     /// Returns nil when it would climb out of the root.
     public static func resolve(_ relative: String, against base: String) -> String? {
-        let baseFolder = folder(of: base)
-        // Fast path: a plain name in the base's folder, or one `../` from a folder one level deep.
-        if !relative.utf8.contains(UInt8(ascii: "/")) && relative != "." && relative != ".." {
-            return relative.isEmpty ? (baseFolder.isEmpty ? "" : String(baseFolder.dropLast())) : baseFolder + relative
+        resolve(relative, inFolder: folder(of: base))
+    }
+
+    /// Resolves `relative` against a folder as `folder(of:)` gives it (`stations/`, or "" for the
+    /// root), for callers that resolve many links from one page.
+    static func resolve(_ relative: String, inFolder baseFolder: String) -> String? {
+        var relativeText = relative
+        var folderText = baseFolder
+        let simple = relativeText.withUTF8 { relativeBytes in
+            folderText.withUTF8 { folderBytes in resolveSimple(relativeBytes, inFolder: folderBytes) }
         }
-        if let resolved = resolveSimple(relative, baseFolder: baseFolder) { return resolved }
-        var parts = base.split(separator: "/").map(String.init)
-        if !parts.isEmpty { parts.removeLast() }
+        if let simple { return simple }
+        var parts = baseFolder.split(separator: "/").map(String.init)
         for component in relative.split(separator: "/", omittingEmptySubsequences: true) {
             switch component {
             case ".": continue
@@ -206,32 +217,30 @@ public struct Routes: Sendable {
     }
 
     /// `../../name/…` with no other `.` or `..` segments and no empty ones: climb, then append.
-    /// Byte-level: the link check resolves every link of every page.
-    private static func resolveSimple(_ relative: String, baseFolder: String) -> String? {
+    /// Byte-level: the link check resolves every link of every page. Nil for anything else
+    /// (including climbing out of the root), which the general way then judges.
+    private static func resolveSimple(
+        _ relative: UnsafeBufferPointer<UInt8>, inFolder folder: UnsafeBufferPointer<UInt8>
+    ) -> String? {
         let slash = UInt8(ascii: "/")
         let dot = UInt8(ascii: ".")
-        let relativeBytes = relative.utf8
-        let folderBytes = baseFolder.utf8
-        var rest = relativeBytes.startIndex
+        var rest = 0
         // The folder's length in bytes, ending with its '/' (0 for the root).
-        var folderLength = folderBytes.count
-        while relativeBytes.distance(from: rest, to: relativeBytes.endIndex) >= 3,
-            relativeBytes[rest] == dot, relativeBytes[relativeBytes.index(rest, offsetBy: 1)] == dot,
-            relativeBytes[relativeBytes.index(rest, offsetBy: 2)] == slash
+        var folderLength = folder.count
+        while relative.count - rest >= 3 && relative[rest] == dot && relative[rest + 1] == dot
+            && relative[rest + 2] == slash
         {
-            rest = relativeBytes.index(rest, offsetBy: 3)
+            rest += 3
             guard folderLength > 0 else { return nil }
             // Drop the folder's last segment: back to the '/' before it, or to the root.
             var end = folderLength - 1
-            while end > 0 && folderBytes[folderBytes.index(folderBytes.startIndex, offsetBy: end - 1)] != slash {
-                end -= 1
-            }
+            while end > 0 && folder[end - 1] != slash { end -= 1 }
             folderLength = end
         }
         // Anything unusual left (an empty, `.` or `..` segment) goes the general way.
         var segmentLength = 0
         var dots = 0
-        for byte in relativeBytes[rest...] {
+        for byte in UnsafeBufferPointer(rebasing: relative[rest...]) {
             if byte == slash {
                 if segmentLength == 0 || segmentLength == dots { return nil }
                 segmentLength = 0
@@ -242,9 +251,12 @@ public struct Routes: Sendable {
             }
         }
         if segmentLength == 0 || (segmentLength == dots && dots <= 2) { return nil }
-        var result = String(decoding: folderBytes.prefix(folderLength), as: UTF8.self)
-        result += String(decoding: relativeBytes[rest...], as: UTF8.self)
-        return result
+        let tail = UnsafeBufferPointer(rebasing: relative[rest...])
+        return String(unsafeUninitializedCapacity: folderLength + tail.count) { output in
+            _ = output.initialize(from: UnsafeBufferPointer(rebasing: folder[..<folderLength]))
+            _ = UnsafeMutableBufferPointer(rebasing: output[folderLength...]).initialize(from: tail)
+            return folderLength + tail.count
+        }
     }
 
     /// The relative URL from the file at `source` to the file at `target`, both relative to the
@@ -313,7 +325,8 @@ public struct Routes: Sendable {
 
     /// Reverses `percentEncoded` (and any other `%XX` escapes); nil for malformed escapes.
     public static func percentDecoded(_ text: String) -> String? {
-        guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
+        var probe = text
+        guard probe.withUTF8({ $0.contains(UInt8(ascii: "%")) }) else { return text }
         var bytes: [UInt8] = []
         var iterator = text.utf8.makeIterator()
         while let byte = iterator.next() {
