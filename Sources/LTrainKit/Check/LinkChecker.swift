@@ -138,8 +138,13 @@ public enum LinkChecker {
     /// The second pass: reports every problem found, and every `#fragment` that is not on its page.
     /// Returns the external links, sorted, for listing.
     public static func checkFragments(_ pages: [PageCheck], log: inout DiagnosticLog) -> [String] {
+        // Only pages that some link points into need their ids at hand.
+        var targets: Set<String> = []
+        for page in pages { for link in page.fragmentLinks { targets.insert(link.target) } }
         var idsByPath: [String: Set<String>] = [:]
-        for page in pages { idsByPath[page.outputPath] = page.ids }
+        if !targets.isEmpty {
+            for page in pages where targets.contains(page.outputPath) { idsByPath[page.outputPath] = page.ids }
+        }
         var external: Set<String> = []
         for page in pages {
             log.report(contentsOf: page.problems)

@@ -113,8 +113,7 @@ struct Manifest: Sendable, Equatable {
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
             }
         }
-        for path in entries.keys.sorted() {
-            guard let entry = entries[path] else { continue }
+        for (path, entry) in entries.sorted(by: { $0.key < $1.key }) {
             entry.hash.appendHex(to: &bytes)
             bytes.append(0x20)
             appendDecimal(Int64(entry.size))
