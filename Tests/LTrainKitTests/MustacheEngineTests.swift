@@ -13,6 +13,31 @@ import Testing
 
     // MARK: Interpolation
 
+    @Test func objectsSetReplaceAndRemoveFieldsAtAnySize() throws {
+        var object: MustacheObject = ["a": 1, "b": "two", "a": 3]
+        #expect(object.count == 2)
+        #expect(object["a"] == 3)
+        object["b"] = nil
+        #expect(object["b"] == nil && object.count == 1)
+        // Past the size where an index by name is kept, and back below it.
+        for number in 0..<40 { object["field\(number)"] = .int(number) }
+        #expect(object.count == 41)
+        for number in 0..<40 { #expect(object["field\(number)"] == .int(number)) }
+        object["field7"] = "seven"
+        for number in stride(from: 0, to: 40, by: 2) { object["field\(number)"] = nil }
+        #expect(object.count == 21)
+        #expect(object["field7"] == "seven")
+        #expect(object["field8"] == nil)
+        #expect(object["field39"] == 39)
+        for number in 0..<40 { object["field\(number)"] = nil }
+        #expect(object.count == 1 && object["a"] == 3)
+        #expect(try render("{{a}} {{field7}}", .object(object)) == "3 ")
+        // Equal whatever the order the fields were set in.
+        #expect(MustacheValue.object(["x": 1, "y": 2]) == .object(["y": 2, "x": 1]))
+        #expect(MustacheValue.object(["x": 1, "y": 2]) != .object(["x": 1, "y": 3]))
+        #expect(MustacheValue.object(["x": 1]) != .object(["x": 1, "y": 2]))
+    }
+
     @Test func escapesHTMLInValues() throws {
         let output = try render("<h1>{{title}}</h1>", ["title": "Q & A <Street> \"quoted\" 'single'"])
         #expect(output == "<h1>Q &amp; A &lt;Street&gt; &quot;quoted&quot; &#39;single&#39;</h1>")

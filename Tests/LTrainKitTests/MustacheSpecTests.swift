@@ -22,7 +22,7 @@ struct SpecValue: Decodable {
         } else if let array = try? container.decode([SpecValue].self) {
             value = .array(array.map(\.value))
         } else {
-            value = .object(try container.decode([String: SpecValue].self).mapValues(\.value))
+            value = .object(MustacheObject(try container.decode([String: SpecValue].self).mapValues(\.value)))
         }
     }
 }

@@ -242,7 +242,7 @@ public struct PageRenderer: Sendable {
     private static func folderValues(
         _ folder: String, site: Site, routes: Routes, fileKeys: [(key: String, path: String)]
     ) -> (site: MustacheValue, files: MustacheValue) {
-        var files: [String: MustacheValue] = [:]
+        var files = MustacheObject(minimumCapacity: fileKeys.count)
         for (key, file) in fileKeys { files[key] = .string(Routes.relativePath(from: folder, to: file)) }
         let siteValue: MustacheValue = [
             "title": .string(site.title), "language": .string(site.language),
@@ -252,12 +252,12 @@ public struct PageRenderer: Sendable {
         return (siteValue, .object(files))
     }
 
-    private func common(_ page: Page, title: String?) -> [String: MustacheValue] {
+    private func common(_ page: Page, title: String?) -> MustacheObject {
         let documentTitle = title.map { "\($0) — \(site.title)" } ?? site.title
-        var context: [String: MustacheValue] = [
-            "document_title": .string(documentTitle),
-            "canonical_url": page == .notFound ? .null : .optional(routes.absoluteURL(of: page, baseURL: site.baseURL)),
-        ]
+        var context = MustacheObject(minimumCapacity: 16)
+        context["document_title"] = .string(documentTitle)
+        context["canonical_url"] =
+            page == .notFound ? .null : .optional(routes.absoluteURL(of: page, baseURL: site.baseURL))
         let folder = Routes.folder(of: routes.path(of: page))
         let shared = folderValues[folder] ?? Self.folderValues(folder, site: site, routes: routes, fileKeys: fileKeys)
         context["site"] = shared.site
