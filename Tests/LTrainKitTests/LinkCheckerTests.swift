@@ -11,6 +11,16 @@ import Testing
         let scanned = HTMLScanner.scan(html)
         #expect(scanned.links == ["a.html", "p.png", "x.html?y=1&z=2#f"])
         #expect(scanned.ids == ["top", "q&a", "old"])
+
+        // End tags carry no attributes; STYLE bodies and comments hide what looks like tags; a
+        // value left open at the end of the page runs to the end.
+        let tricky = """
+            <p>a</p ><P ID=up></a href="end-tag.html"><STYLE>a[href="no.css"]{}</sTyLe><a HREF="b.html">\
+            <!-- x -- <a href="c.html"> --><img src="open.png
+            """
+        let trickyScan = HTMLScanner.scan(tricky)
+        #expect(trickyScan.links == ["b.html", "open.png"])
+        #expect(trickyScan.ids == ["up"])
     }
 
     func verdict(_ link: String, on page: String = "stations/a.html") -> LinkChecker.Verdict {

@@ -234,43 +234,52 @@ enum HTMLScanner {
         return true
     }
 
+    /// What each byte is inside a tag: 1 for a separator (white space and '/'), 2 for a byte that
+    /// ends a name ('=', '>', quotes), 0 for a byte of a name.
+    private static let byteClasses: [UInt8] = (0...255).map { byte -> UInt8 in
+        switch UInt8(byte) {
+        case 0x20, 0x09, 0x0A, 0x0D, 0x0C, UInt8(ascii: "/"): return 1
+        case UInt8(ascii: "="), UInt8(ascii: ">"), UInt8(ascii: "\""), UInt8(ascii: "'"): return 2
+        default: return 0
+        }
+    }
+
     private static func scan(bytes: UnsafeBufferPointer<UInt8>) -> (links: [String], ids: Set<String>) {
         var links: [String] = []
         var ids: Set<String> = []
         var index = 0
         let count = bytes.count
-        @inline(__always) func isSpace(_ byte: UInt8) -> Bool {
-            byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C || byte == UInt8(ascii: "/")
-        }
-        @inline(__always) func isNameByte(_ byte: UInt8) -> Bool {
-            !isSpace(byte) && byte != UInt8(ascii: "=") && byte != UInt8(ascii: ">") && byte != UInt8(ascii: "\"")
-                && byte != UInt8(ascii: "'")
+        guard let base = bytes.baseAddress else { return (links, ids) }
+        let classes = byteClasses
+        @inline(__always) func isSpace(_ byte: UInt8) -> Bool { classes[Int(byte)] == 1 }
+        @inline(__always) func isNameByte(_ byte: UInt8) -> Bool { classes[Int(byte)] == 0 }
+        /// The offset of the next `byte` at or after `start`, or `count`.
+        @inline(__always) func next(_ byte: UInt8, from start: Int) -> Int {
+            guard start < count, let found = memchr(base + start, Int32(byte), count - start) else { return count }
+            return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
         }
         func skip(past marker: StaticString) {
             let needle = marker.utf8Start
             let length = marker.utf8CodeUnitCount
-            while index + length <= count {
+            while true {
+                index = next(needle[0], from: index)
+                guard index + length <= count else {
+                    index = count
+                    return
+                }
                 var matched = true
-                for offset in 0..<length where bytes[index + offset] | (offset > 1 ? 0x20 : 0) != needle[offset] {
+                for offset in 1..<length where bytes[index + offset] | (offset > 1 ? 0x20 : 0) != needle[offset] {
                     matched = false
                     break
                 }
-                if matched {
-                    index += length
-                    return
-                }
-                index += 1
+                index += matched ? length : 1
+                if matched { return }
             }
-            index = count
         }
-        guard let base = bytes.baseAddress else { return (links, ids) }
         while index < count {
-            guard bytes[index] == UInt8(ascii: "<") else {
-                // Text between tags: jump to the next '<'.
-                guard let next = memchr(base + index, Int32(UInt8(ascii: "<")), count - index) else { break }
-                index = base.distance(to: next.assumingMemoryBound(to: UInt8.self))
-                continue
-            }
+            // Text between tags: jump to the next '<'.
+            index = next(UInt8(ascii: "<"), from: index)
+            guard index < count else { break }
             if index + 3 < count && bytes[index + 1] == UInt8(ascii: "!") && bytes[index + 2] == UInt8(ascii: "-")
                 && bytes[index + 3] == UInt8(ascii: "-")
             {
@@ -278,6 +287,11 @@ enum HTMLScanner {
                 continue
             }
             index += 1
+            if index < count && bytes[index] == UInt8(ascii: "/") {
+                // A closing tag has no attributes worth reading.
+                index = next(UInt8(ascii: ">"), from: index) + 1
+                continue
+            }
             let nameStart = index
             while index < count && isNameByte(bytes[index]) { index += 1 }
             let tagName = nameStart..<index
@@ -301,11 +315,9 @@ enum HTMLScanner {
                 guard index < count else { break }
                 let valueRange: Range<Int>
                 if bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") {
-                    let quote = bytes[index]
-                    index += 1
-                    let valueStart = index
-                    while index < count && bytes[index] != quote { index += 1 }
-                    valueRange = valueStart..<min(index, count)
+                    let valueStart = index + 1
+                    index = next(bytes[index], from: valueStart)
+                    valueRange = valueStart..<index
                     index += 1
                 } else {
                     let valueStart = index
@@ -313,7 +325,8 @@ enum HTMLScanner {
                     valueRange = valueStart..<index
                 }
                 let isLink = equalsIgnoringCase(bytes, attribute, "href") || equalsIgnoringCase(bytes, attribute, "src")
-                let isID = equalsIgnoringCase(bytes, attribute, "id") || (isAnchor && equalsIgnoringCase(bytes, attribute, "name"))
+                let isID =
+                    equalsIgnoringCase(bytes, attribute, "id") || (isAnchor && equalsIgnoringCase(bytes, attribute, "name"))
                 guard isLink || isID else { continue }
                 let valueBytes = UnsafeBufferPointer(rebasing: bytes[valueRange])
                 let rawValue = String(decoding: valueBytes, as: UTF8.self)
