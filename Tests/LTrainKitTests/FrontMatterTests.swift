@@ -30,6 +30,28 @@ import Testing
         #expect(document.bodyLineOffset == 3)
     }
 
+    @Test func fencesAtTheEdgesOfTheFile() throws {
+        // A closing fence on the last line, with no newline after it: an empty body.
+        let closedAtEnd = try FrontMatterDocument.parse("---\ntitle: A\n--- \t")
+        #expect(closedAtEnd.body == "")
+        #expect(closedAtEnd.bodyLineOffset == 3)
+        #expect(closedAtEnd.frontMatter?.location == SourceLocation(line: 2, column: 1))
+        // Empty front matter: no node, the body after it.
+        let empty = try FrontMatterDocument.parse("---\n---\nText ü\n")
+        #expect(empty.frontMatter == nil)
+        #expect(empty.body == "Text ü\n")
+        #expect(empty.bodyLineOffset == 2)
+        // A lone '---' line is a thematic break, not front matter; so is '----' and '...' first.
+        for text in ["---", "----\ntitle: A\n----\n", "...\ntitle: A\n...\n", " ---\ntitle: A\n---\n"] {
+            let document = try FrontMatterDocument.parse(text)
+            #expect(document.frontMatter == nil && document.body == text, "\(text.debugDescription)")
+        }
+        // A '---' inside a value's line does not close it; the fence must stand alone.
+        let inside = try FrontMatterDocument.parse("---\ntitle: a --- b\n---\nBody")
+        #expect(inside.body == "Body")
+        #expect(inside.bodyLineOffset == 3)
+    }
+
     @Test func unclosedFrontMatter() {
         #expect {
             _ = try FrontMatterDocument.parse("---\ntitle: A\nBody text\n")

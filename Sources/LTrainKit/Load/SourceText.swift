@@ -92,42 +92,63 @@ public struct FrontMatterDocument: Sendable {
     /// Splits `---` fenced front matter from the body and parses it with libyaml.
     /// Errors carry positions in the whole file.
     public static func parse(_ text: String) throws(YAMLError) -> FrontMatterDocument {
-        let utf8 = text.utf8
-        /// The line starting at `start`: its content range and where the next line starts.
-        func line(at start: String.Index) -> (content: Substring.UTF8View, next: String.Index?) {
-            guard let newline = utf8[start...].firstIndex(of: UInt8(ascii: "\n")) else {
-                return (Substring(text)[start...].utf8, nil)
-            }
-            return (Substring(text)[start..<newline].utf8, utf8.index(after: newline))
+        enum Split {
+            case none
+            case unclosed
+            case fenced(yaml: String, body: String, bodyLine: Int)
         }
-        func isFence(_ content: Substring.UTF8View, allowingDots: Bool) -> Bool {
-            var trimmed = content[...]
-            while let last = trimmed.last,
-                last == UInt8(ascii: "\r") || last == UInt8(ascii: " ") || last == UInt8(ascii: "\t")
-            {
-                trimmed = trimmed.dropLast()
+        // Lines found on the text's bytes with memchr: this runs for every file of the site.
+        var source = text
+        let split = source.withUTF8 { bytes -> Split in
+            let count = bytes.count
+            func lineEnd(from start: Int) -> Int {
+                guard start < count, let base = bytes.baseAddress,
+                    let newline = memchr(base + start, Int32(UInt8(ascii: "\n")), count - start)
+                else { return count }
+                return base.distance(to: newline.assumingMemoryBound(to: UInt8.self))
             }
-            return trimmed.elementsEqual("---".utf8) || (allowingDots && trimmed.elementsEqual("...".utf8))
+            func isFence(_ start: Int, _ end: Int, allowingDots: Bool) -> Bool {
+                var end = end
+                while end > start
+                    && (bytes[end - 1] == UInt8(ascii: "\r") || bytes[end - 1] == UInt8(ascii: " ")
+                        || bytes[end - 1] == UInt8(ascii: "\t"))
+                {
+                    end -= 1
+                }
+                guard end - start == 3 else { return false }
+                let first = bytes[start]
+                guard first == UInt8(ascii: "-") || (allowingDots && first == UInt8(ascii: ".")) else { return false }
+                return bytes[start + 1] == first && bytes[start + 2] == first
+            }
+            func text(_ range: Range<Int>) -> String {
+                String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+            }
+            let openingEnd = lineEnd(from: 0)
+            guard isFence(0, openingEnd, allowingDots: false), openingEnd < count else { return .none }
+            let yamlStart = openingEnd + 1
+            var lineNumber = 2
+            var start = yamlStart
+            while true {
+                let end = lineEnd(from: start)
+                if isFence(start, end, allowingDots: true) {
+                    let bodyStart = min(end + 1, count)
+                    return .fenced(yaml: text(yamlStart..<start), body: text(bodyStart..<count), bodyLine: lineNumber)
+                }
+                guard end < count else { return .unclosed }
+                lineNumber += 1
+                start = end + 1
+            }
         }
-        let opening = line(at: text.startIndex)
-        guard isFence(opening.content, allowingDots: false), let yamlStart = opening.next else {
+        switch split {
+        case .none:
             return FrontMatterDocument(frontMatter: nil, body: text, bodyLineOffset: 0)
+        case .fenced(let yaml, let body, let bodyLine):
+            let node = try YAML.parse(yaml, lineOffset: 1)
+            return FrontMatterDocument(frontMatter: node, body: body, bodyLineOffset: bodyLine)
+        case .unclosed:
+            throw YAMLError(
+                message: "front matter opened with '---' is never closed", location: SourceLocation(line: 1, column: 1),
+                hint: "add a line '---' after the last front-matter key")
         }
-        var lineNumber = 2
-        var cursor: String.Index? = yamlStart
-        while let start = cursor {
-            let current = line(at: start)
-            if isFence(current.content, allowingDots: true) {
-                let yaml = String(text[yamlStart..<start])
-                let body = current.next.map { String(text[$0...]) } ?? ""
-                let node = try YAML.parse(yaml, lineOffset: 1)
-                return FrontMatterDocument(frontMatter: node, body: body, bodyLineOffset: lineNumber)
-            }
-            lineNumber += 1
-            cursor = current.next
-        }
-        throw YAMLError(
-            message: "front matter opened with '---' is never closed", location: SourceLocation(line: 1, column: 1),
-            hint: "add a line '---' after the last front-matter key")
     }
 }

@@ -61,13 +61,14 @@ public enum YAML {
             throw YAMLError(message: "libyaml could not start", location: SourceLocation(line: 1 + lineOffset, column: 1))
         }
         defer { yaml_parser_delete(&parser) }
-        let bytes = Array(text.utf8)
-        return try bytes.withUnsafeBufferPointer { (buffer) throws(YAMLError) -> YAMLNode? in
-            guard let base = buffer.baseAddress else { return nil }
+        var source = text
+        let result = source.withUTF8 { buffer -> Result<YAMLNode?, YAMLError> in
+            guard let base = buffer.baseAddress else { return .success(nil) }
             yaml_parser_set_input_string(&parser, base, buffer.count)
             var builder = Builder(lineOffset: lineOffset)
-            return try builder.run(&parser)
+            return Result { () throws(YAMLError) in try builder.run(&parser) }
         }
+        return try result.get()
     }
 
     private struct Builder {
