@@ -254,7 +254,7 @@ import Testing
         ])
         #expect(
             full.text == """
-                ltrain manifest 2
+                ltrain manifest 3
                 000000000000000f 1234 987654321 - - index.html
                 00abcdef01234567 0 0 ffff000000000001 a%20b,when-it-opened stations/b.html
 
@@ -262,6 +262,17 @@ import Testing
         var sorted = full
         sorted.entries["stations/b.html"]?.ids = ["a b", "when-it-opened"]
         #expect(Manifest(text: full.text) == sorted)
+
+        // The snapshot of the sources goes on its own line after the header.
+        var withSources = sorted
+        withSources.sources = Manifest.Sources(
+            snapshot: ContentHash(value: 0x0123_4567_89ab_cdef), stations: 10_000, infoPages: 9_999, checklists: 0)
+        #expect(withSources.text.hasPrefix("ltrain manifest 3\nsources 0123456789abcdef 10000 9999 0\n000000000000000f "))
+        #expect(Manifest(text: withSources.text) == withSources)
+        #expect(Manifest(text: "ltrain manifest 3\nsources 12 1 x 0\n") == nil)
+        // Version 2 (before the sources line) is still read, so upgrading keeps the output folder.
+        let version2 = full.text.replacingOccurrences(of: "ltrain manifest 3", with: "ltrain manifest 2")
+        #expect(Manifest(text: version2) == sorted)
         #expect(ContentHash(Array("abc".utf8)) != ContentHash(Array("abd".utf8)))
         #expect(ContentHash(Array("abcdefghijk".utf8)) == ContentHash(Array("abcdefghijk".utf8)))
     }

@@ -22,6 +22,11 @@ public struct BuildOptions: Sendable {
     public var reportsTimings = ProcessInfo.processInfo.environment["LTRAIN_TIMINGS"] != nil
     /// How many pages render at once; defaults to the number of cores.
     public var jobs: Int
+    /// How long every source must have been left alone before its file stamps (size, times,
+    /// inode) are trusted to tell that nothing changed since the last build, which then reads no
+    /// source at all. A file written twice within one tick of the file system's clock keeps its
+    /// stamp; two seconds is far longer than any tick.
+    public var sourceSettleSeconds = 2.0
     /// Whether the build frees the site's data when it ends. A command that exits right after
     /// building sets this to false: the data (tens of thousands of small values for a large site)
     /// is then left for the process's exit to reclaim at once instead of being freed one by one.
@@ -56,6 +61,9 @@ public struct BuildReport: Sendable {
     /// External links found in the pages, listed, never fetched.
     public var externalLinks: [String]
     public var seconds: Double
+    /// True when every source's file stamps matched those the output was built from, so nothing
+    /// was read, rendered or written.
+    public var sourcesUnchanged = false
 }
 
 /// The loaded, checked site with its templates and routes: everything needed to render any page.
@@ -184,16 +192,50 @@ public enum SiteBuild {
     public static func run(_ options: BuildOptions) throws(BuildFailure) -> BuildReport {
         let start = DispatchTime.now()
         var clock = PhaseClock(enabled: options.reportsTimings)
-        let prepared = try PreparedSite.prepare(
-            content: options.contentDirectory, templates: options.templatesDirectory,
-            templatesRequired: options.templatesRequired,
-            settings: SiteBuilder.Settings(includeDrafts: options.includeDrafts, baseURL: options.baseURL))
+        func openOutput() throws(BuildFailure) -> OutputFolder {
+            try OutputFolder(
+                path: options.outputDirectory, protecting: [options.contentDirectory, options.templatesDirectory],
+                force: options.force)
+        }
+        // Sources whose stamps match the ones the output was built from need not even be read.
+        let snapshot = sourceSnapshot(options)
+        var openedOutput: OutputFolder?
+        if let snapshot, snapshot.isSettled {
+            let output = try openOutput()
+            if let unchanged = output.unchangedSince(snapshot.hash) {
+                output.abandon()
+                clock.lap("check that no source changed")
+                let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+                return BuildReport(
+                    stationCount: unchanged.sources.stations, infoPageCount: unchanged.sources.infoPages,
+                    checklistCount: unchanged.sources.checklists, fileCount: unchanged.summary.unchanged,
+                    rendered: 0, written: 0, unchanged: unchanged.summary.unchanged, removed: 0, warnings: [],
+                    externalLinks: [], seconds: seconds, sourcesUnchanged: true)
+            }
+            openedOutput = output
+        }
+        let prepared: PreparedSite
+        do throws(BuildFailure) {
+            prepared = try PreparedSite.prepare(
+                content: options.contentDirectory, templates: options.templatesDirectory,
+                templatesRequired: options.templatesRequired,
+                settings: SiteBuilder.Settings(includeDrafts: options.includeDrafts, baseURL: options.baseURL))
+        } catch {
+            openedOutput?.abandon()
+            throw error
+        }
         clock.lap("load, model, route")
-        let output = try OutputFolder(
-            path: options.outputDirectory, protecting: [options.contentDirectory, options.templatesDirectory],
-            force: options.force)
+        let output: OutputFolder
+        if let openedOutput { output = openedOutput } else { output = try openOutput() }
         clock.lap("prepare output")
         defer { if !options.releasesMemory { ProcessLifetime.keep(prepared, output) } }
+        // A build with warnings is never skipped on stamps alone: its warnings are shown every time.
+        if let snapshot, snapshot.isSettled, prepared.warnings.isEmpty {
+            output.record(
+                Manifest.Sources(
+                    snapshot: snapshot.hash, stations: prepared.site.line.stations.count,
+                    infoPages: prepared.site.line.stations.count, checklists: prepared.site.checklists.count))
+        }
         if let unchanged = upToDate(prepared, output) {
             // Nothing to write: the output already is this site. Leave it untouched.
             output.abandon()
@@ -222,6 +264,19 @@ public enum SiteBuild {
             output.abandon()
             throw error
         }
+    }
+
+    /// The snapshot of everything a build reads and every setting that shapes its output.
+    static func sourceSnapshot(_ options: BuildOptions) -> SourceSnapshot? {
+        let builtIn = DefaultTemplates.files.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }
+        let settings =
+            [
+                ltrainVersion, options.templatesRequired ? "templates required" : "templates optional",
+                options.includeDrafts ? "drafts" : "no drafts", options.baseURL ?? "\u{0}",
+            ] + builtIn
+        return SourceSnapshot.take(
+            folders: [options.contentDirectory, options.templatesDirectory], settings: settings,
+            settleSeconds: options.sourceSettleSeconds)
     }
 
     /// The summary of an output that already is exactly this site, or nil when anything must be

@@ -27,6 +27,35 @@ enum FileSystem {
         }
     }
 
+    /// What `lstat` says of a path: enough to notice any change to a file or folder.
+    struct Stamp: Equatable {
+        var kind: Kind
+        var size: Int
+        /// Modification and status-change times, in nanoseconds.
+        var modified: Int64
+        var changed: Int64
+        var inode: UInt64
+        var device: UInt64
+        var mode: UInt32
+    }
+
+    static func stamp(of path: String) -> Stamp? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        let kind: Kind
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: kind = .file
+        case S_IFDIR: kind = .directory
+        case S_IFLNK: kind = .symbolicLink
+        default: kind = .other
+        }
+        return Stamp(
+            kind: kind, size: Int(info.st_size),
+            modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
+            changed: Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec),
+            inode: UInt64(info.st_ino), device: UInt64(info.st_dev), mode: UInt32(info.st_mode))
+    }
+
     /// The canonical absolute path with every symbolic link resolved, or nil when it does not exist.
     static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }

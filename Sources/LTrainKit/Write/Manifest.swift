@@ -4,7 +4,19 @@
 /// through each page's input key, which pages need not be rendered again at all.
 struct Manifest: Sendable, Equatable {
     static let fileName = ".ltrain-manifest"
-    static let header = "ltrain manifest 2"
+    static let header = "ltrain manifest 3"
+    /// Earlier headers this version still reads (version 2 had no `sources` line).
+    static let readableHeaders = ["ltrain manifest 2", "ltrain manifest 3"]
+
+    /// The snapshot of the sources the output was built from (see `SourceSnapshot`), with what
+    /// the build reported, so that a build from an equal snapshot can say so without reading
+    /// anything. Written as the line `sources hash stations info-pages checklists` after the header.
+    struct Sources: Sendable, Equatable {
+        var snapshot: ContentHash
+        var stations: Int
+        var infoPages: Int
+        var checklists: Int
+    }
 
     struct Entry: Sendable, Equatable {
         var hash: ContentHash
@@ -18,22 +30,28 @@ struct Manifest: Sendable, Equatable {
     }
 
     var entries: [String: Entry] = [:]
+    var sources: Sources?
 
-    init(entries: [String: Entry] = [:]) {
+    init(entries: [String: Entry] = [:], sources: Sources? = nil) {
         self.entries = entries
+        self.sources = sources
     }
 
     init?(text: String) {
         var text = text
         guard let parsed = text.withUTF8({ Self.parse($0) }) else { return nil }
-        entries = parsed
+        (entries, sources) = parsed
     }
 
     /// Parses the manifest's bytes directly: it has a line for every file of the site.
-    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> [String: Entry]? {
-        let header = Array((Self.header + "\n").utf8)
-        guard bytes.count >= header.count, bytes.prefix(header.count).elementsEqual(header) else { return nil }
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (entries: [String: Entry], sources: Sources?)? {
+        guard
+            let header = readableHeaders.lazy.map({ Array(($0 + "\n").utf8) }).first(where: {
+                bytes.count >= $0.count && bytes.prefix($0.count).elementsEqual($0)
+            })
+        else { return nil }
         var entries: [String: Entry] = [:]
+        var sources: Sources?
         var index = header.count
         let count = bytes.count
         func field() -> Range<Int>? {
@@ -62,6 +80,23 @@ struct Manifest: Sendable, Equatable {
             String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
         }
         entries.reserveCapacity(count / 80)
+        let sourcesLabel = Array("sources ".utf8)
+        if count - index >= sourcesLabel.count
+            && UnsafeBufferPointer(rebasing: bytes[index..<index + sourcesLabel.count]).elementsEqual(sourcesLabel)
+        {
+            index += sourcesLabel.count
+            guard let hashField = field(), let stationsField = field(), let infoField = field(),
+                let hash = number(hashField, radix: 16), let stations = number(stationsField, radix: 10),
+                let info = number(infoField, radix: 10)
+            else { return nil }
+            let checklistsStart = index
+            while index < count && bytes[index] != 0x0A { index += 1 }
+            guard let checklists = number(checklistsStart..<index, radix: 10) else { return nil }
+            index += 1
+            sources = Sources(
+                snapshot: ContentHash(value: hash), stations: Int(stations), infoPages: Int(info),
+                checklists: Int(checklists))
+        }
         while index < count {
             guard let hashField = field(), let sizeField = field(), let modifiedField = field(),
                 let keyField = field(), let idsField = field(),
@@ -87,7 +122,7 @@ struct Manifest: Sendable, Equatable {
             entries[path] = Entry(
                 hash: ContentHash(value: hash), size: Int(size), modified: Int64(modified), key: key, ids: ids)
         }
-        return entries
+        return (entries, sources)
     }
 
     /// The manifest's text, built byte by byte: it has a line for every file of the site.
@@ -112,6 +147,15 @@ struct Manifest: Sendable, Equatable {
                 }
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
             }
+        }
+        if let sources {
+            bytes.append(contentsOf: "sources ".utf8)
+            sources.snapshot.appendHex(to: &bytes)
+            for count in [sources.stations, sources.infoPages, sources.checklists] {
+                bytes.append(0x20)
+                appendDecimal(Int64(count))
+            }
+            bytes.append(0x0A)
         }
         for (path, entry) in entries.sorted(by: { $0.key < $1.key }) {
             entry.hash.appendHex(to: &bytes)

@@ -173,32 +173,56 @@ public final class OutputFolder: PageSink {
     /// nothing else in the manifest. Then nothing needs to be written at all.
     public func isUpToDate(pages: [(path: String, key: ContentHash)], files: [(path: String, bytes: [UInt8])]) -> Bool {
         guard mayBeUpToDate(fileCount: pages.count + files.count) else { return false }
-        @Sendable func intact(_ path: String, _ entry: Manifest.Entry) -> Bool {
-            var info = stat()
-            return lstat(joinPath(self.path, path), &info) == 0 && Int(info.st_size) == entry.size
-                && Self.modified(info) == entry.modified
-        }
         // One stat per page: split across the cores.
-        let stale = Atomic<Bool>(false)
-        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, pages.count / 256))
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            var index = worker
-            while index < pages.count && !stale.load(ordering: .relaxed) {
-                let page = pages[index]
-                if let entry = previous.entries[page.path], entry.key == page.key, intact(page.path, entry) {
-                    index += workers
-                } else {
-                    stale.store(true, ordering: .relaxed)
-                }
-            }
+        let allIntact = allSatisfyOnEveryCore(pages.count) { index in
+            let page = pages[index]
+            guard let entry = previous.entries[page.path], entry.key == page.key else { return false }
+            return isIntact(page.path, entry)
         }
-        if stale.load(ordering: .relaxed) { return false }
+        guard allIntact else { return false }
         for file in files {
             guard let entry = previous.entries[file.path], entry.size == file.bytes.count,
-                entry.hash == ContentHash(file.bytes), intact(file.path, entry)
+                entry.hash == ContentHash(file.bytes), isIntact(file.path, entry)
             else { return false }
         }
         return true
+    }
+
+    /// The previous build's summary and report, when it was built from sources with this snapshot
+    /// and every file it wrote is still as it left it (and nothing foreign lies among them): then
+    /// the output already is the site those sources make, and nothing needs to be read or written.
+    func unchangedSince(_ snapshot: ContentHash) -> (summary: Summary, sources: Manifest.Sources)? {
+        guard !holdsForeignFiles, let sources = previous.sources, sources.snapshot == snapshot else { return nil }
+        let entries = Array(previous.entries)
+        let allIntact = allSatisfyOnEveryCore(entries.count) { isIntact(entries[$0].key, entries[$0].value) }
+        return allIntact ? (unchangedSummary, sources) : nil
+    }
+
+    /// Remembers, for the next build, the snapshot of the sources this output is built from.
+    func record(_ sources: Manifest.Sources) {
+        state.withLock { $0.manifest.sources = sources }
+    }
+
+    /// Whether the previous output's file is as ltrain left it: same size and modification time.
+    private func isIntact(_ outputPath: String, _ entry: Manifest.Entry) -> Bool {
+        var info = stat()
+        return lstat(joinPath(path, outputPath), &info) == 0 && Int(info.st_size) == entry.size
+            && Self.modified(info) == entry.modified
+    }
+
+    /// Whether `test` holds for every index below `count`, tested on all cores (one stat each is
+    /// the usual test), stopping early once one fails.
+    private func allSatisfyOnEveryCore(_ count: Int, _ test: @Sendable (Int) -> Bool) -> Bool {
+        let failed = Atomic<Bool>(false)
+        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, count / 256))
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            var index = worker
+            while index < count && !failed.load(ordering: .relaxed) {
+                if !test(index) { failed.store(true, ordering: .relaxed) }
+                index += workers
+            }
+        }
+        return !failed.load(ordering: .relaxed)
     }
 
     /// Whether an output of `fileCount` files could already be up to date: the previous build wrote
