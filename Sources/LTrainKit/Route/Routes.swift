@@ -262,30 +262,49 @@ public struct Routes: Sendable {
     /// The relative URL from the file at `source` to the file at `target`, both relative to the
     /// site root: `stations/a.html` → `style.css` is `../style.css`.
     public static func relativePath(from source: String, to target: String) -> String {
-        // Byte-level: this runs for every link of every page.
+        // On the paths' contiguous bytes, written once into the result: this runs for every link
+        // of every page.
         let slash = UInt8(ascii: "/")
-        let sourceBytes = source.utf8
-        let targetBytes = target.utf8
-        // The common folder prefix: up to and including the last '/' both share at the same place.
-        var common = 0
-        var index = 0
-        var sourceIterator = sourceBytes.makeIterator()
-        var targetIterator = targetBytes.makeIterator()
-        while let a = sourceIterator.next(), let b = targetIterator.next(), a == b {
-            index += 1
-            if a == slash { common = index }
+        var sourceText = source
+        var targetText = target
+        return sourceText.withUTF8 { sourceBytes in
+            targetText.withUTF8 { targetBytes in
+                // The common folder prefix: up to and including the last '/' both share at the same place.
+                var common = 0
+                var index = 0
+                while index < sourceBytes.count && index < targetBytes.count && sourceBytes[index] == targetBytes[index] {
+                    index += 1
+                    if sourceBytes[index - 1] == slash { common = index }
+                }
+                var ups = 0
+                for byte in UnsafeBufferPointer(rebasing: sourceBytes[common...]) where byte == slash { ups += 1 }
+                let rest = UnsafeBufferPointer(rebasing: targetBytes[common...])
+                var escapes = 0
+                for byte in rest where !isUnreserved(byte) && byte != slash { escapes += 1 }
+                return String(unsafeUninitializedCapacity: ups * 3 + rest.count + escapes * 2) { output in
+                    var written = 0
+                    for _ in 0..<ups {
+                        output[written] = UInt8(ascii: ".")
+                        output[written + 1] = UInt8(ascii: ".")
+                        output[written + 2] = slash
+                        written += 3
+                    }
+                    let hex: StaticString = "0123456789ABCDEF"
+                    for byte in rest {
+                        if isUnreserved(byte) || byte == slash {
+                            output[written] = byte
+                            written += 1
+                        } else {
+                            output[written] = UInt8(ascii: "%")
+                            output[written + 1] = hex.utf8Start[Int(byte >> 4)]
+                            output[written + 2] = hex.utf8Start[Int(byte & 0x0F)]
+                            written += 3
+                        }
+                    }
+                    return written
+                }
+            }
         }
-        var ups = 0
-        for byte in sourceBytes.dropFirst(common) where byte == slash { ups += 1 }
-        var link = String(repeating: "../", count: ups)
-        let rest = Substring(target).utf8.dropFirst(common)
-        if rest.allSatisfy({ isUnreserved($0) || $0 == slash }) {
-            link += String(decoding: rest, as: UTF8.self)
-        } else {
-            link += rest.split(separator: slash, omittingEmptySubsequences: false)
-                .map { percentEncoded(String(decoding: $0, as: UTF8.self)) }.joined(separator: "/")
-        }
-        return link
     }
 
     @inline(__always)
