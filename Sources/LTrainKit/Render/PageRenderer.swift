@@ -87,9 +87,12 @@ public struct PageRenderer: Sendable {
         hasher.add(site.language)
         hasher.add(site.markdownOptions.allowsUnsafeHTML ? "unsafe" : "safe")
         hasher.add(site.baseURL ?? "\u{0}")
-        for station in site.line.stations {
-            hasher.add(station.slug)
-            hasher.add(station.info.body.contentPath)
+        // Stations are read in place by index throughout: a `for station in` loop copies each
+        // one, a retain and a release per field, which tens of thousands of stations feel.
+        let stations = site.line.stations
+        for index in stations.indices {
+            hasher.add(stations[index].slug)
+            hasher.add(stations[index].info.body.contentPath)
         }
         for checklist in site.checklists {
             hasher.add(checklist.slug)
@@ -98,9 +101,9 @@ public struct PageRenderer: Sendable {
         for path in routes.filePaths.sorted() { hasher.add(path) }
         self.siteKey = hasher.hash
         var listing = ContentHasher()
-        for station in site.line.stations {
-            listing.add(station.title)
-            listing.add(station.summary ?? "\u{0}")
+        for index in stations.indices {
+            listing.add(stations[index].title)
+            listing.add(stations[index].summary ?? "\u{0}")
         }
         for checklist in site.checklists { listing.add(checklist.title) }
         self.listingKey = listing.hash
@@ -115,8 +118,12 @@ public struct PageRenderer: Sendable {
             folderValues[folder] = Self.folderValues(folder, site: site, routes: routes, fileKeys: fileKeys)
         }
         self.folderValues = folderValues
-        self.stationPositions = Dictionary(
-            site.line.stations.enumerated().map { ($1.slug, $0) }, uniquingKeysWith: { first, _ in first })
+        var stationPositions: [String: Int] = [:]
+        stationPositions.reserveCapacity(stations.count)
+        for index in stations.indices where stationPositions[stations[index].slug] == nil {
+            stationPositions[stations[index].slug] = index
+        }
+        self.stationPositions = stationPositions
         self.checklistPositions = Dictionary(
             site.checklists.enumerated().map { ($1.slug, $0) }, uniquingKeysWith: { first, _ in first })
     }
@@ -132,9 +139,11 @@ public struct PageRenderer: Sendable {
     /// Every page of the site, in a fixed order: index, each station and its info page, checklists.
     public var pages: [Page] {
         var pages: [Page] = [.index]
-        for station in site.line.stations {
-            pages.append(.station(slug: station.slug))
-            pages.append(.info(slug: station.slug))
+        let stations = site.line.stations
+        pages.reserveCapacity(stations.count * 2 + site.checklists.count + 2)
+        for index in stations.indices {
+            pages.append(.station(slug: stations[index].slug))
+            pages.append(.info(slug: stations[index].slug))
         }
         for checklist in site.checklists { pages.append(.checklist(slug: checklist.slug)) }
         if library.contains("404") { pages.append(.notFound) }

@@ -41,22 +41,28 @@ public struct Routes: Sendable {
         // folders); only files can collide with pages or with each other. Paths are compared
         // ignoring case, as case-insensitive file systems would.
         var pageOwners: [String: String] = [:]
-        func addPage(_ page: Page, owner: String, contentPath: String?) {
+        @discardableResult
+        func addPage(_ page: Page, owner: String, contentPath: String?) -> String {
             let path = Self.outputPath(of: page)
             pagePaths[page] = path
             pageOwners[Self.folded(path)] = owner
             if let contentPath { contentTargets[contentPath] = path }
+            return path
         }
         addPage(.index, owner: site.index.body.displayPath, contentPath: site.index.body.contentPath)
         pagePaths.reserveCapacity(site.line.stations.count * 2 + site.checklists.count + 2)
         pageOwners.reserveCapacity(site.line.stations.count * 2 + site.checklists.count + 2)
         contentTargets.reserveCapacity(site.line.stations.count + site.checklists.count + site.assets.count + 1)
         infoTargets.reserveCapacity(site.line.stations.count)
-        for station in site.line.stations {
-            addPage(.station(slug: station.slug), owner: station.sourcePath, contentPath: station.info.body.contentPath)
+        // By index, not `for station in`: that would copy every station, field by field.
+        let stations = site.line.stations
+        for index in stations.indices {
+            let slug = stations[index].slug
+            let contentPath = stations[index].info.body.contentPath
+            addPage(.station(slug: slug), owner: stations[index].sourcePath, contentPath: contentPath)
             // Named after the station's file: a file colliding with it is told which station.
-            addPage(.info(slug: station.slug), owner: station.sourcePath, contentPath: nil)
-            infoTargets[station.info.body.contentPath] = Self.outputPath(of: .info(slug: station.slug))
+            let infoPath = addPage(.info(slug: slug), owner: stations[index].sourcePath, contentPath: nil)
+            infoTargets[contentPath] = infoPath
         }
         for checklist in site.checklists {
             addPage(.checklist(slug: checklist.slug), owner: checklist.body.displayPath, contentPath: checklist.body.contentPath)
@@ -89,8 +95,11 @@ public struct Routes: Sendable {
 
     /// A path with its case folded, without allocating when it has no capitals.
     private static func folded(_ path: String) -> String {
-        path.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) || !path.utf8.allSatisfy({ $0 < 0x80 })
-            ? path.lowercased() : path
+        var text = path
+        let isLowercaseASCII = text.withUTF8 { bytes in
+            !bytes.contains { ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || $0 >= 0x80 }
+        }
+        return isLowercaseASCII ? path : path.lowercased()
     }
 
 
