@@ -154,15 +154,18 @@ public struct Routes: Sendable {
         else { return nil }
         var target = destination
         var fragment = ""
-        if let hash = target.firstIndex(of: "#") {
-            fragment = String(target[hash...])
-            target = String(target[..<hash])
+        // '#' found on the bytes: searching Characters would walk grapheme clusters.
+        var text = destination
+        if let hashOffset = text.withUTF8({ $0.firstIndex(of: UInt8(ascii: "#")) }) {
+            let hash = destination.utf8.index(destination.utf8.startIndex, offsetBy: hashOffset)
+            fragment = String(destination[hash...])
+            target = String(destination[..<hash])
         }
         guard let resolved = Self.resolve(target, against: contentPath), var output = contentTargets[resolved] else {
             return nil
         }
         // A station's headings are on its info page, so a link to one of them goes there.
-        if fragment.count > 1, let info = infoTargets[resolved] { output = info }
+        if fragment.utf8.count > 1, let info = infoTargets[resolved] { output = info }
         return Self.relativePath(from: path(of: page), to: output) + fragment
     }
 
