@@ -41,6 +41,10 @@ import Testing
     @Test func escapesHTMLInValues() throws {
         let output = try render("<h1>{{title}}</h1>", ["title": "Q & A <Street> \"quoted\" 'single'"])
         #expect(output == "<h1>Q &amp; A &lt;Street&gt; &quot;quoted&quot; &#39;single&#39;</h1>")
+        // Specials first, last and side by side, among multi-byte characters.
+        #expect(try render("{{v}}", ["v": "&é<<—>'"]) == "&amp;é&lt;&lt;—&gt;&#39;")
+        #expect(try render("[{{v}}]", ["v": ""]) == "[]")
+        #expect(try render("{{v}}", ["v": "Straße — ok"]) == "Straße — ok")
     }
 
     @Test func rawFormsDoNotEscape() throws {

@@ -355,12 +355,12 @@ public enum SiteBuild {
                         let page = try renderer.render(pages[index])
                         renderedCount.wrappingAdd(1, ordering: .relaxed)
                         let check = LinkChecker.checkPage(
-                            outputPath: page.outputPath, html: page.html, templatePath: page.templatePath,
+                            outputPath: page.outputPath, bytes: page.bytes, templatePath: page.templatePath,
                             sourceLinks: page.sourceLinks, files: files)
                         // A page that links into another page's #fragment is always checked again,
                         // since the other page may have changed.
                         try output.write(
-                            page.html, to: page.outputPath, key: check.fragmentLinks.isEmpty ? key : nil,
+                            page.bytes, to: page.outputPath, key: check.fragmentLinks.isEmpty ? key : nil,
                             ids: check.ids.sorted())
                         checks.append((index, check))
                     } catch {

@@ -108,7 +108,20 @@ public enum LinkChecker {
     public static func checkPage(
         outputPath: String, html: String, templatePath: String, sourceLinks: [SourceLink], files: Set<String>
     ) -> PageCheck {
-        let scanned = HTMLScanner.scan(html)
+        check(outputPath, HTMLScanner.scan(html), templatePath: templatePath, sourceLinks: sourceLinks, files: files)
+    }
+
+    /// `checkPage` over the page's UTF-8 bytes, as rendered.
+    public static func checkPage(
+        outputPath: String, bytes: [UInt8], templatePath: String, sourceLinks: [SourceLink], files: Set<String>
+    ) -> PageCheck {
+        check(outputPath, HTMLScanner.scan(bytes), templatePath: templatePath, sourceLinks: sourceLinks, files: files)
+    }
+
+    private static func check(
+        _ outputPath: String, _ scanned: (links: [String], ids: Set<String>), templatePath: String,
+        sourceLinks: [SourceLink], files: Set<String>
+    ) -> PageCheck {
         var check = PageCheck(outputPath: outputPath, ids: scanned.ids, problems: [], external: [], fragmentLinks: [])
         var reported: Set<String> = []
         let folder = Routes.folder(of: outputPath)
@@ -221,6 +234,10 @@ enum HTMLScanner {
     static func scan(_ html: String) -> (links: [String], ids: Set<String>) {
         var html = html
         return html.withUTF8 { scan(bytes: $0) }
+    }
+
+    static func scan(_ html: [UInt8]) -> (links: [String], ids: Set<String>) {
+        html.withUnsafeBufferPointer { scan(bytes: $0) }
     }
 
     /// Whether `bytes[range]` spells `name` (lowercase ASCII), ignoring case.

@@ -43,7 +43,9 @@ public struct SourceLink: Sendable, Equatable {
 public struct RenderedPage: Sendable {
     public var page: Page
     public var outputPath: String
-    public var html: String
+    /// The page's HTML as UTF-8, as it is checked and written.
+    public var bytes: [UInt8]
+    public var html: String { String(decoding: bytes, as: UTF8.self) }
     /// The template that rendered it (`templates/station.mustache`), for diagnostics.
     public var templatePath: String
     public var sourceLinks: [SourceLink]
@@ -224,9 +226,9 @@ public struct PageRenderer: Sendable {
         let (templateName, context) = self.context(for: page, sourceLinks: &sourceLinks)
         let templatePath = templatePaths[templateName] ?? "\(templateName).mustache"
         do {
-            let html = try library.render(templateName, context)
+            let bytes = try library.renderBytes(templateName, context)
             return RenderedPage(
-                page: page, outputPath: routes.path(of: page), html: html, templatePath: templatePath,
+                page: page, outputPath: routes.path(of: page), bytes: bytes, templatePath: templatePath,
                 sourceLinks: sourceLinks)
         } catch {
             throw Diagnostic.error(

@@ -28,15 +28,7 @@ public final class MemorySite: PageSink {
         return old.ids
     }
 
-    public func write(_ text: String, to outputPath: String, key: ContentHash?, ids: [String]) throws(Diagnostic) {
-        store(Array(text.utf8), at: outputPath, key: key, ids: ids)
-    }
-
-    public func write(_ bytes: [UInt8], to outputPath: String) throws(Diagnostic) {
-        store(bytes, at: outputPath, key: nil, ids: [])
-    }
-
-    private func store(_ bytes: [UInt8], at outputPath: String, key: ContentHash?, ids: [String]) {
+    public func write(_ bytes: [UInt8], to outputPath: String, key: ContentHash?, ids: [String]) throws(Diagnostic) {
         let file = ServedFile(bytes: bytes, etag: "\"\(ContentHash(bytes))\"", key: key, ids: ids)
         state.withLock { $0[outputPath] = file }
     }

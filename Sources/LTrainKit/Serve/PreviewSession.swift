@@ -186,9 +186,9 @@ public final class PreviewSession: Sendable {
             do throws(Diagnostic) {
                 let rendered = try renderer.render(page)
                 let check = LinkChecker.checkPage(
-                    outputPath: rendered.outputPath, html: rendered.html, templatePath: rendered.templatePath,
+                    outputPath: rendered.outputPath, bytes: rendered.bytes, templatePath: rendered.templatePath,
                     sourceLinks: rendered.sourceLinks, files: files)
-                let bytes = Array(rendered.html.utf8)
+                let bytes = rendered.bytes
                 overlay[rendered.outputPath] = ServedFile(
                     bytes: bytes, etag: "\"\(ContentHash(bytes))\"",
                     key: check.fragmentLinks.isEmpty ? renderer.inputKey(for: page) : nil, ids: check.ids.sorted())

@@ -19,13 +19,18 @@ public protocol PageSink: Sendable {
     /// Keeps the previous version of a page rendered from the same inputs; returns its ids, or
     /// nil when it must be rendered.
     func reuse(_ outputPath: String, key: ContentHash) -> [String]?
-    func write(_ text: String, to outputPath: String, key: ContentHash?, ids: [String]) throws(Diagnostic)
-    func write(_ bytes: [UInt8], to outputPath: String) throws(Diagnostic)
+    /// Writes a page (or any file, with no key and no ids); `key` and `ids` are remembered for
+    /// the next build (see `reuse`).
+    func write(_ bytes: [UInt8], to outputPath: String, key: ContentHash?, ids: [String]) throws(Diagnostic)
 }
 
 extension PageSink {
+    public func write(_ bytes: [UInt8], to outputPath: String) throws(Diagnostic) {
+        try write(bytes, to: outputPath, key: nil, ids: [])
+    }
+
     public func write(_ text: String, to outputPath: String) throws(Diagnostic) {
-        try write(text, to: outputPath, key: nil, ids: [])
+        try write(Array(text.utf8), to: outputPath, key: nil, ids: [])
     }
 }
 
@@ -306,21 +311,9 @@ public final class OutputFolder: PageSink {
         }
     }
 
-    public func write(
-        _ text: String, to outputPath: String, key: ContentHash?, ids: [String]
-    ) throws(Diagnostic) {
-        var text = text
-        let result = text.withUTF8 { buffer in
-            Result { () throws(Diagnostic) in
-                try write(UnsafeRawBufferPointer(buffer), to: outputPath, key: key, ids: ids)
-            }
-        }
-        try result.get()
-    }
-
-    public func write(_ bytes: [UInt8], to outputPath: String) throws(Diagnostic) {
+    public func write(_ bytes: [UInt8], to outputPath: String, key: ContentHash?, ids: [String]) throws(Diagnostic) {
         let result = bytes.withUnsafeBytes { buffer in
-            Result { () throws(Diagnostic) in try write(buffer, to: outputPath) }
+            Result { () throws(Diagnostic) in try write(buffer, to: outputPath, key: key, ids: ids) }
         }
         try result.get()
     }
