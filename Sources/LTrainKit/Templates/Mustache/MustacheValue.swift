@@ -1,5 +1,5 @@
 /// The data a Mustache template renders: the JSON-like values of the Mustache spec.
-public indirect enum MustacheValue: Sendable, Equatable {
+public enum MustacheValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case int(Int)
