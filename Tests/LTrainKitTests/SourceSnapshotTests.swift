@@ -131,6 +131,14 @@ import Testing
         #expect(missing != nil)
         try FileManager.default.createDirectory(atPath: site.content + "/assets/empty", withIntermediateDirectories: true)
         #expect(take()?.hash != before.hash, "a new folder changes the snapshot")
+        // Settled or not is judged against the build's start, whenever the snapshot is taken: a
+        // file written after a build started never counts as settled for that build.
+        let started = SourceSnapshot.now()
+        try site.write("content/index.md", try String(contentsOfFile: site.content + "/index.md", encoding: .utf8) + "\n")
+        let folders = [site.content, site.templates]
+        #expect(SourceSnapshot.take(folders: folders, settings: [], settleSeconds: 0.5, startedAt: started)?.isSettled == false)
+        let muchLater = started + 10_000_000_000
+        #expect(SourceSnapshot.take(folders: folders, settings: [], settleSeconds: 0.5, startedAt: muchLater)?.isSettled == true)
         try FileManager.default.createSymbolicLink(atPath: site.content + "/assets/link.md", withDestinationPath: "../index.md")
         #expect(take() == nil, "stamps of a link say nothing of what it points to")
     }

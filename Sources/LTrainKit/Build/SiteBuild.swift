@@ -197,12 +197,16 @@ public enum SiteBuild {
                 path: options.outputDirectory, protecting: [options.contentDirectory, options.templatesDirectory],
                 force: options.force)
         }
+        let startedAt = SourceSnapshot.now()
+        let output = try openOutput()
         // Sources whose stamps match the ones the output was built from need not even be read.
-        let snapshot = sourceSnapshot(options)
-        var openedOutput: OutputFolder?
-        if let snapshot, snapshot.isSettled {
-            let output = try openOutput()
-            if let unchanged = output.unchangedSince(snapshot.hash) {
+        // When the output records no snapshot to compare with, this build's snapshot is taken
+        // beside the build, on a core that the serial steps leave idle, for the next build.
+        var snapshot: SourceSnapshot?
+        var background: BackgroundWork<SourceSnapshot?>?
+        if output.recordsSources {
+            snapshot = sourceSnapshot(options, startedAt: startedAt)
+            if let snapshot, snapshot.isSettled, let unchanged = output.unchangedSince(snapshot.hash) {
                 output.abandon()
                 clock.lap("check that no source changed")
                 let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
@@ -212,7 +216,16 @@ public enum SiteBuild {
                     rendered: 0, written: 0, unchanged: unchanged.summary.unchanged, removed: 0, warnings: [],
                     externalLinks: [], seconds: seconds, sourcesUnchanged: true)
             }
-            openedOutput = output
+        } else {
+            background = BackgroundWork { sourceSnapshot(options, startedAt: startedAt, workers: 1) }
+        }
+        /// The snapshot, once the background work (if any) is done.
+        func finishedSnapshot() -> SourceSnapshot? {
+            if let work = background {
+                snapshot = work.wait() ?? nil
+                background = nil
+            }
+            return snapshot
         }
         let prepared: PreparedSite
         do throws(BuildFailure) {
@@ -221,23 +234,15 @@ public enum SiteBuild {
                 templatesRequired: options.templatesRequired,
                 settings: SiteBuilder.Settings(includeDrafts: options.includeDrafts, baseURL: options.baseURL))
         } catch {
-            openedOutput?.abandon()
+            _ = finishedSnapshot()
+            output.abandon()
             throw error
         }
         clock.lap("load, model, route")
-        let output: OutputFolder
-        if let openedOutput { output = openedOutput } else { output = try openOutput() }
-        clock.lap("prepare output")
         defer { if !options.releasesMemory { ProcessLifetime.keep(prepared, output) } }
-        // A build with warnings is never skipped on stamps alone: its warnings are shown every time.
-        if let snapshot, snapshot.isSettled, prepared.warnings.isEmpty {
-            output.record(
-                Manifest.Sources(
-                    snapshot: snapshot.hash, stations: prepared.site.line.stations.count,
-                    infoPages: prepared.site.line.stations.count, checklists: prepared.site.checklists.count))
-        }
         if let unchanged = upToDate(prepared, output) {
             // Nothing to write: the output already is this site. Leave it untouched.
+            _ = finishedSnapshot()
             output.abandon()
             clock.lap("check that nothing changed")
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
@@ -250,6 +255,13 @@ public enum SiteBuild {
         do {
             let result = try render(
                 prepared, into: output, jobs: options.jobs, progress: options.progress, clock: &clock)
+            // A build with warnings is never skipped on stamps alone: its warnings are shown every time.
+            if let snapshot = finishedSnapshot(), snapshot.isSettled, prepared.warnings.isEmpty {
+                output.record(
+                    Manifest.Sources(
+                        snapshot: snapshot.hash, stations: prepared.site.line.stations.count,
+                        infoPages: prepared.site.line.stations.count, checklists: prepared.site.checklists.count))
+            }
             let summary = try output.commit()
             clock.lap("commit")
             if !options.releasesMemory { ProcessLifetime.keep(result.pageChecks) }
@@ -261,13 +273,14 @@ public enum SiteBuild {
                 written: summary.written, unchanged: summary.unchanged, removed: summary.removed,
                 warnings: prepared.warnings, externalLinks: result.externalLinks, seconds: seconds)
         } catch {
+            _ = finishedSnapshot()
             output.abandon()
             throw error
         }
     }
 
     /// The snapshot of everything a build reads and every setting that shapes its output.
-    static func sourceSnapshot(_ options: BuildOptions) -> SourceSnapshot? {
+    static func sourceSnapshot(_ options: BuildOptions, startedAt: Int64, workers: Int = 0) -> SourceSnapshot? {
         let builtIn = DefaultTemplates.files.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }
         let settings =
             [
@@ -276,7 +289,7 @@ public enum SiteBuild {
             ] + builtIn
         return SourceSnapshot.take(
             folders: [options.contentDirectory, options.templatesDirectory], settings: settings,
-            settleSeconds: options.sourceSettleSeconds)
+            settleSeconds: options.sourceSettleSeconds, startedAt: startedAt, workers: workers)
     }
 
     /// The summary of an output that already is exactly this site, or nil when anything must be

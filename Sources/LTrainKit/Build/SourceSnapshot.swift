@@ -20,10 +20,14 @@ struct SourceSnapshot: Sendable, Equatable {
     /// The snapshot of `folders` (a missing one counts as missing) and `settings`; nil when a
     /// folder holds something stamps cannot vouch for (a symbolic link, a device) or cannot be
     /// read, in which case the build reads its sources as usual.
-    static func take(folders: [String], settings: [String], settleSeconds: Double) -> SourceSnapshot? {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        let settledBefore = Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec) - Int64(settleSeconds * 1e9)
+    ///
+    /// The snapshot may be taken at any moment of a build that started at `startedAt` (see `now`):
+    /// a file changed since then has a change time after it, which leaves the snapshot unsettled,
+    /// so a snapshot taken while the build reads its sources never vouches for bytes it did not read.
+    static func take(
+        folders: [String], settings: [String], settleSeconds: Double, startedAt: Int64 = now(), workers: Int = 0
+    ) -> SourceSnapshot? {
+        let settledBefore = startedAt - Int64(settleSeconds * 1e9)
         var hasher = ContentHasher()
         for setting in settings { hasher.add(setting) }
         var paths: [(display: String, absolute: String)] = []
@@ -38,7 +42,10 @@ struct SourceSnapshot: Sendable, Equatable {
             guard collect(below: root, relative: folder, into: &paths) else { return nil }
         }
         let found = paths
-        let stamps = concurrentMap(found.count) { FileSystem.stamp(of: found[$0].absolute) }
+        let stamps =
+            workers == 1
+            ? found.map { FileSystem.stamp(of: $0.absolute) }
+            : concurrentMap(found.count) { FileSystem.stamp(of: found[$0].absolute) }
         var isSettled = true
         for (path, stamp) in zip(found, stamps) {
             guard let stamp, stamp.kind == .file || stamp.kind == .directory else { return nil }
@@ -52,6 +59,13 @@ struct SourceSnapshot: Sendable, Equatable {
             if max(stamp.modified, stamp.changed) > settledBefore { isSettled = false }
         }
         return SourceSnapshot(hash: hasher.hash, isSettled: isSettled)
+    }
+
+    /// The wall-clock time in nanoseconds, as file times are kept.
+    static func now() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 
     /// Adds every entry below `absolute` (named under `relative`), folders before what they hold,

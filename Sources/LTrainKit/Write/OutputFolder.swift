@@ -203,6 +203,9 @@ public final class OutputFolder: PageSink {
         return allIntact ? (unchangedSummary, sources) : nil
     }
 
+    /// Whether the previous build recorded a snapshot of its sources that this build could match.
+    var recordsSources: Bool { !holdsForeignFiles && previous.sources != nil }
+
     /// Remembers, for the next build, the snapshot of the sources this output is built from.
     func record(_ sources: Manifest.Sources) {
         state.withLock { $0.manifest.sources = sources }
