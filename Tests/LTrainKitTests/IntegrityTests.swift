@@ -270,6 +270,17 @@ import Testing
         #expect(withSources.text.hasPrefix("ltrain manifest 3\nsources 0123456789abcdef 10000 9999 0\n000000000000000f "))
         #expect(Manifest(text: withSources.text) == withSources)
         #expect(Manifest(text: "ltrain manifest 3\nsources 12 1 x 0\n") == nil)
+        // A manifest large enough to be formatted in chunks on several cores reads back the same,
+        // its lines sorted by path.
+        var large = Manifest()
+        for number in 0..<5_000 {
+            large.entries["p/\(number).html"] = Manifest.Entry(
+                hash: ContentHash(value: UInt64(number)), size: number, modified: Int64(number) * 7,
+                key: number % 3 == 0 ? nil : ContentHash(value: UInt64(number) << 8), ids: number % 2 == 0 ? [] : ["h\(number)"])
+        }
+        #expect(Manifest(text: large.text) == large)
+        let paths = large.text.split(separator: "\n").dropFirst().map { $0.split(separator: " ").last.map(String.init) ?? "" }
+        #expect(paths.count == 5_000 && paths == paths.sorted())
         // Version 2 (before the sources line) is still read, so upgrading keeps the output folder.
         let version2 = full.text.replacingOccurrences(of: "ltrain manifest 3", with: "ltrain manifest 2")
         #expect(Manifest(text: version2) == sorted)

@@ -329,7 +329,7 @@ public final class OutputFolder: PageSink {
     public func commit() throws(BuildFailure) -> Summary {
         let (manifest, written, unchanged) = state.withLock { ($0.manifest, $0.written, $0.unchanged) }
         do {
-            try write(manifest.text, to: Manifest.fileName)
+            try write(manifest.bytes, to: Manifest.fileName)
         } catch {
             abandon()
             throw BuildFailure([error])
