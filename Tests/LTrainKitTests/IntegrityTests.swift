@@ -286,6 +286,20 @@ import Testing
         #expect(Manifest(text: version2) == sorted)
         #expect(ContentHash(Array("abc".utf8)) != ContentHash(Array("abd".utf8)))
         #expect(ContentHash(Array("abcdefghijk".utf8)) == ContentHash(Array("abcdefghijk".utf8)))
+        // Every length from empty to past several 32-byte rounds hashes differently, and so does
+        // any one changed byte, and two rounds swapped.
+        let text = (0..<200).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+        var seen: Set<UInt64> = []
+        for length in 0...text.count { seen.insert(ContentHash(Array(text.prefix(length))).value) }
+        #expect(seen.count == text.count + 1)
+        let whole = ContentHash(text)
+        for position in stride(from: 0, to: text.count, by: 7) {
+            var changed = text
+            changed[position] ^= 0x20
+            #expect(ContentHash(changed) != whole, "changing byte \(position)")
+        }
+        let swapped = Array(text[32..<64] + text[0..<32] + text[64...])
+        #expect(ContentHash(swapped) != whole)
     }
 
     @Test func contentHasherDelimitsAndOrdersItsValues() {

@@ -1,5 +1,5 @@
-/// A fast 64-bit hash of file contents, word at a time (multiply–rotate mixing), for telling
-/// whether a file's bytes changed since the last build. Not for security.
+/// A fast 64-bit hash of file contents (multiply–rotate mixing, four words at a time), for
+/// telling whether a file's bytes changed since the last build. Not for security.
 public struct ContentHash: Hashable, Sendable, CustomStringConvertible {
     public let value: UInt64
 
@@ -10,24 +10,47 @@ public struct ContentHash: Hashable, Sendable, CustomStringConvertible {
     public init(_ bytes: UnsafeRawBufferPointer) {
         let prime1: UInt64 = 0x9E37_79B1_85EB_CA87
         let prime2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
-        var hash: UInt64 = 0x27D4_EB2F_1656_67C5 ^ UInt64(bytes.count)
-        var offset = 0
+        let prime3: UInt64 = 0x1656_67B1_9E37_79F9
+        @inline(__always) func mix(_ lane: UInt64, _ word: UInt64) -> UInt64 {
+            (lane &+ word &* prime2).rotatedLeft(31) &* prime1
+        }
         let count = bytes.count
+        var offset = 0
+        var hash: UInt64
+        if count >= 32 {
+            // Four independent lanes, 32 bytes a round: the multiplications of one round do not
+            // wait for each other, so long inputs (every page is hashed) go about four times faster.
+            var lanes = (prime1 &+ prime2, prime2, UInt64(0), UInt64(0) &- prime1)
+            while offset + 32 <= count {
+                lanes.0 = mix(lanes.0, bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                lanes.1 = mix(lanes.1, bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self))
+                lanes.2 = mix(lanes.2, bytes.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self))
+                lanes.3 = mix(lanes.3, bytes.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self))
+                offset += 32
+            }
+            hash = lanes.0.rotatedLeft(1) &+ lanes.1.rotatedLeft(7) &+ lanes.2.rotatedLeft(12) &+ lanes.3.rotatedLeft(18)
+            for lane in [lanes.0, lanes.1, lanes.2, lanes.3] {
+                hash = (hash ^ mix(0, lane)) &* prime1 &+ prime3
+            }
+        } else {
+            hash = 0x27D4_EB2F_1656_67C5
+        }
+        hash ^= UInt64(count)
         while offset + 8 <= count {
             let word = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            hash ^= (word &* prime2).rotatedLeft(31) &* prime1
+            hash ^= mix(0, word)
             hash = hash.rotatedLeft(27) &* prime1 &+ 0x85EB_CA77_C2B2_AE63
             offset += 8
         }
         while offset < count {
-            hash ^= UInt64(bytes[offset]) &* 0x1656_67B1_9E37_79F9
+            hash ^= UInt64(bytes[offset]) &* prime3
             hash = hash.rotatedLeft(11) &* prime1
             offset += 1
         }
         hash ^= hash >> 33
         hash = hash &* prime2
         hash ^= hash >> 29
-        hash = hash &* 0x1656_67B1_9E37_79F9
+        hash = hash &* prime3
         hash ^= hash >> 32
         value = hash
     }
