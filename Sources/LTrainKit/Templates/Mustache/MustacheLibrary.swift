@@ -121,18 +121,24 @@ private struct MustacheRenderer {
     let library: MustacheLibrary
     var chain: [String]
 
+    /// The value a name stands for: its first part looked up from the innermost frame out, the
+    /// others inside what that found. Frames are read in place (by index), not copied.
     func lookup(_ name: MustacheName, in stack: [MustacheValue]) -> MustacheValue? {
-        guard let first = name.parts.first else { return stack.last }
+        let parts = name.parts
+        guard !parts.isEmpty else { return stack.last }
         var value: MustacheValue?
-        for frame in stack.reversed() {
-            if let found = frame[first] {
+        var frame = stack.count - 1
+        while frame >= 0 {
+            if let found = stack[frame][parts[0]] {
                 value = found
                 break
             }
+            frame -= 1
         }
-        for part in name.parts.dropFirst() {
-            value = value?[part]
-            if value == nil { return nil }
+        var part = 1
+        while part < parts.count, let current = value {
+            value = current[parts[part]]
+            part += 1
         }
         return value
     }
