@@ -13,18 +13,23 @@ enum FileSystem {
         case symbolicLink
         case other
         case missing
+
+        /// The kind `stat` gives in `st_mode`.
+        init(mode: mode_t) {
+            switch mode & S_IFMT {
+            case S_IFREG: self = .file
+            case S_IFDIR: self = .directory
+            case S_IFLNK: self = .symbolicLink
+            default: self = .other
+            }
+        }
     }
 
     static func kind(of path: String, followingLinks: Bool = false) -> Kind {
         var info = stat()
         let result = followingLinks ? stat(path, &info) : lstat(path, &info)
         guard result == 0 else { return .missing }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: return .file
-        case S_IFDIR: return .directory
-        case S_IFLNK: return .symbolicLink
-        default: return .other
-        }
+        return Kind(mode: info.st_mode)
     }
 
     /// What `lstat` says of a path: enough to notice any change to a file or folder.
@@ -42,15 +47,8 @@ enum FileSystem {
     static func stamp(of path: String) -> Stamp? {
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }
-        let kind: Kind
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: kind = .file
-        case S_IFDIR: kind = .directory
-        case S_IFLNK: kind = .symbolicLink
-        default: kind = .other
-        }
         return Stamp(
-            kind: kind, size: Int(info.st_size),
+            kind: Kind(mode: info.st_mode), size: Int(info.st_size),
             modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
             changed: Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec),
             inode: UInt64(info.st_ino), device: UInt64(info.st_dev), mode: UInt32(info.st_mode))

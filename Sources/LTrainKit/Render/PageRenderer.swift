@@ -155,15 +155,17 @@ public struct PageRenderer: Sendable {
     /// `sitemap.xml`: every page's absolute URL, when the site has a base URL.
     public func sitemap() -> String? {
         guard let baseURL = site.baseURL else { return nil }
-        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
+        var xml = RenderedBytes()
+        xml.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+        xml.append("<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n")
         for page in pages where page != .notFound {
             guard let url = routes.absoluteURL(of: page, baseURL: baseURL) else { continue }
-            var escaped = ""
-            escaped.appendEscapingHTML(url)
-            xml += "  <url><loc>\(escaped)</loc></url>\n"
+            xml.append("  <url><loc>")
+            xml.appendEscapingHTML(url)
+            xml.append("</loc></url>\n")
         }
-        return xml + "</urlset>\n"
+        xml.append("</urlset>\n")
+        return String(decoding: xml.bytes, as: UTF8.self)
     }
 
     /// `robots.txt`: allow everything, and say where the sitemap is.

@@ -262,37 +262,3 @@ struct RenderedBytes {
         }
     }
 }
-
-extension String {
-    /// Appends `text` with `&`, `<`, `>`, `"` and `'` written as HTML character references. On the
-    /// text's bytes: runs between special characters are appended whole.
-    mutating func appendEscapingHTML(_ text: String) {
-        var text = text
-        let escaped = text.withUTF8 { bytes -> Bool in
-            var runStart = 0
-            for (offset, byte) in bytes.enumerated() {
-                let reference: StaticString
-                switch byte {
-                case UInt8(ascii: "&"): reference = "&amp;"
-                case UInt8(ascii: "<"): reference = "&lt;"
-                case UInt8(ascii: ">"): reference = "&gt;"
-                case UInt8(ascii: "\""): reference = "&quot;"
-                case UInt8(ascii: "'"): reference = "&#39;"
-                default: continue
-                }
-                if offset > runStart {
-                    self += String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart..<offset]), as: UTF8.self)
-                }
-                self += reference.description
-                runStart = offset + 1
-            }
-            // Nothing to escape: the text is appended as it is, below, without a copy.
-            if runStart == 0 { return false }
-            if runStart < bytes.count {
-                self += String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart...]), as: UTF8.self)
-            }
-            return true
-        }
-        if !escaped { self += text }
-    }
-}
