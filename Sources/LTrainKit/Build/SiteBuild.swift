@@ -78,15 +78,17 @@ public struct PreparedSite: Sendable {
     public var copiedFiles: [AssetFile] { staticFiles + site.assets }
 
     /// Load → Model → Route, and the templates parsed and checked. Collects every problem.
+    /// `whenLoaded` runs once everything is read, before the serial steps that follow.
     public static func prepare(
         content: String, templates: String, templatesRequired: Bool = true,
-        settings: SiteBuilder.Settings = SiteBuilder.Settings()
+        settings: SiteBuilder.Settings = SiteBuilder.Settings(), whenLoaded: () -> Void = {}
     ) throws(BuildFailure) -> PreparedSite {
         var log = DiagnosticLog()
         var clock = PhaseClock()
         let loadedContent = ContentLoader.loadContent(from: content, log: &log)
         let loadedTemplates = ContentLoader.loadTemplates(from: templates, required: templatesRequired, log: &log)
         clock.lap("load")
+        whenLoaded()
         let library = loadedTemplates.map { checkedLibrary($0, templatesDirectory: templates, log: &log) }
         return try assemble(
             content: loadedContent, templates: loadedTemplates, library: library, settings: settings, log: &log,
@@ -201,10 +203,12 @@ public enum SiteBuild {
         let output = try openOutput()
         // Sources whose stamps match the ones the output was built from need not even be read.
         // When the output records no snapshot to compare with, this build's snapshot is taken
-        // beside the build, on a core that the serial steps leave idle, for the next build.
+        // beside the build, once the sources are read, on the core that the serial steps after
+        // loading leave idle, for the next build.
         var snapshot: SourceSnapshot?
         var background: BackgroundWork<SourceSnapshot?>?
-        if output.recordsSources {
+        let snapshotsLater = !output.recordsSources
+        if !snapshotsLater {
             snapshot = sourceSnapshot(options, startedAt: startedAt)
             if let snapshot, snapshot.isSettled, let unchanged = output.unchangedSince(snapshot.hash) {
                 output.abandon()
@@ -216,8 +220,6 @@ public enum SiteBuild {
                     rendered: 0, written: 0, unchanged: unchanged.summary.unchanged, removed: 0, warnings: [],
                     externalLinks: [], seconds: seconds, sourcesUnchanged: true)
             }
-        } else {
-            background = BackgroundWork { sourceSnapshot(options, startedAt: startedAt, workers: 1) }
         }
         /// The snapshot, once the background work (if any) is done.
         func finishedSnapshot() -> SourceSnapshot? {
@@ -232,7 +234,11 @@ public enum SiteBuild {
             prepared = try PreparedSite.prepare(
                 content: options.contentDirectory, templates: options.templatesDirectory,
                 templatesRequired: options.templatesRequired,
-                settings: SiteBuilder.Settings(includeDrafts: options.includeDrafts, baseURL: options.baseURL))
+                settings: SiteBuilder.Settings(includeDrafts: options.includeDrafts, baseURL: options.baseURL),
+                whenLoaded: {
+                    guard snapshotsLater else { return }
+                    background = BackgroundWork { sourceSnapshot(options, startedAt: startedAt, workers: 1) }
+                })
         } catch {
             _ = finishedSnapshot()
             output.abandon()
