@@ -4,7 +4,7 @@ import Foundation
     import Glibc
 #endif
 
-/// A build's sources as the file system stamps them, taken before anything is read: every file and
+/// A build's sources as the file system stamps them: every file and
 /// folder under the content and templates folders with its size, modification and change times,
 /// inode and mode, together with the build's settings, hashed into one value. An equal snapshot
 /// means the same bytes are there to read (as make and git trust stat data), so when the previous
@@ -24,6 +24,8 @@ struct SourceSnapshot: Sendable, Equatable {
     /// The snapshot may be taken at any moment of a build that started at `startedAt` (see `now`):
     /// a file changed since then has a change time after it, which leaves the snapshot unsettled,
     /// so a snapshot taken while the build reads its sources never vouches for bytes it did not read.
+    /// `workers: 1` stamps the files on the calling thread alone (for a snapshot taken beside a
+    /// build); otherwise on every core.
     static func take(
         folders: [String], settings: [String], settleSeconds: Double, startedAt: Int64 = now(), workers: Int = 0
     ) -> SourceSnapshot? {
