@@ -41,6 +41,9 @@ public final class OutputFolder: PageSink {
     /// Files in the output that ltrain did not write (only with --force): the output then must be replaced.
     private let holdsForeignFiles: Bool
     private let state = Mutex(WriteState())
+    /// Open descriptors of the staging folder ("") and each folder in it (`stations/`), so each
+    /// file is created with `openat` relative to its folder instead of walking its whole path.
+    private let folderDescriptors = Mutex<[String: Int32]>([:])
 
     struct WriteState {
         var manifest = Manifest()
@@ -163,12 +166,37 @@ public final class OutputFolder: PageSink {
                 folder = Routes.folder(of: String(folder.utf8.dropLast()) ?? "")
             }
         }
-        for folder in folders.sorted() {
-            let target = joinPath(stagingPath, String(folder.utf8.dropLast()) ?? folder)
-            if mkdir(target, 0o755) != 0 && errno != EEXIST {
-                throw BuildFailure([.error("cannot create \(target): \(FileSystem.describe(errno: errno))")])
+        var descriptors: [String: Int32] = [:]
+        defer {
+            folderDescriptors.withLock {
+                $0.merge(descriptors) { old, new in
+                    close(old)
+                    return new
+                }
             }
         }
+        for folder in [""] + folders.sorted() {
+            let target = folder.isEmpty ? stagingPath : joinPath(stagingPath, String(folder.utf8.dropLast()) ?? folder)
+            if !folder.isEmpty && mkdir(target, 0o755) != 0 && errno != EEXIST {
+                throw BuildFailure([.error("cannot create \(target): \(FileSystem.describe(errno: errno))")])
+            }
+            // Without a descriptor, files in this folder are opened by their whole path.
+            let descriptor = open(target, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if descriptor >= 0 { descriptors[folder] = descriptor }
+        }
+    }
+
+    /// Closes the folders' descriptors (before the staging folder is swapped in or dropped).
+    private func closeFolders() {
+        let descriptors = folderDescriptors.withLock { descriptors in
+            defer { descriptors = [:] }
+            return descriptors
+        }
+        for descriptor in descriptors.values { close(descriptor) }
+    }
+
+    deinit {
+        closeFolders()
     }
 
     /// Writes one file of the new site: a hard link to the previous file when the bytes are the
@@ -273,7 +301,7 @@ public final class OutputFolder: PageSink {
         _ bytes: UnsafeRawBufferPointer, to outputPath: String, key: ContentHash? = nil, ids: [String] = []
     ) throws(Diagnostic) {
         let hash = ContentHash(bytes)
-        let target = joinPath(stagingPath, outputPath)
+        var target: String { joinPath(stagingPath, outputPath) }
         if var old = previous.entries[outputPath], old.hash == hash, old.size == bytes.count,
             linkPrevious(outputPath, old)
         {
@@ -285,7 +313,14 @@ public final class OutputFolder: PageSink {
             }
             return
         }
-        let descriptor = open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC
+        let folder = Routes.folder(of: outputPath)
+        let descriptor: Int32
+        if let directory = folderDescriptors.withLock({ $0[folder] }) {
+            descriptor = openat(directory, String(outputPath.utf8.dropFirst(folder.utf8.count)) ?? outputPath, flags, 0o644)
+        } else {
+            descriptor = open(target, flags, 0o644)
+        }
         guard descriptor >= 0 else {
             throw Diagnostic.error("cannot write \(target): \(FileSystem.describe(errno: errno))")
         }
@@ -328,6 +363,7 @@ public final class OutputFolder: PageSink {
     /// Puts the new site in place of the old one atomically, then removes the old one.
     public func commit() throws(BuildFailure) -> Summary {
         let (manifest, written, unchanged) = state.withLock { ($0.manifest, $0.written, $0.unchanged) }
+        defer { closeFolders() }
         do {
             try write(manifest.bytes, to: Manifest.fileName)
         } catch {
@@ -369,6 +405,7 @@ public final class OutputFolder: PageSink {
 
     /// Drops the staging folder; the previous output stays exactly as it was.
     public func abandon() {
+        closeFolders()
         try? FileManager.default.removeItem(atPath: stagingPath)
     }
 }
