@@ -319,9 +319,12 @@ public enum ContentLoader {
         // Reading and parsing front matter is independent per file: do it on every core, then
         // keep files and problems in name order so the outcome does not depend on scheduling.
         let paths = relatives
+        // Files are opened relative to their folder's descriptor: one name to look up, not a path.
+        let directory = FileSystem.openFolder(absolute)
+        defer { if let directory { close(directory) } }
         let results = concurrentMap(paths.count) { index -> (ContentFile?, [Diagnostic]) in
             var fileLog = DiagnosticLog()
-            let file = readMarkdown(paths[index], root: root, display: display, log: &fileLog)
+            let file = readMarkdown(paths[index], root: root, display: display, in: directory, log: &fileLog)
             return (file, fileLog.diagnostics)
         }
         var files: [ContentFile] = []
@@ -332,13 +335,20 @@ public enum ContentLoader {
         return files
     }
 
+    /// Reads and splits one Markdown file; with `directory`, the descriptor of the folder that holds
+    /// it, the file is opened by its name in that folder.
     private static func readMarkdown(
-        _ relative: String, root: String, display: String, log: inout DiagnosticLog
+        _ relative: String, root: String, display: String, in directory: Int32? = nil, log: inout DiagnosticLog
     ) -> ContentFile? {
         let displayPath = joinPath(display, relative)
         let bytes: [UInt8]
         do {
-            bytes = try FileSystem.read(joinPath(root, relative), limit: markdownSizeLimit)
+            if let directory, let slash = relative.utf8.lastIndex(of: UInt8(ascii: "/")) {
+                let name = String(relative[relative.utf8.index(after: slash)...])
+                bytes = try FileSystem.read(name, in: directory, limit: markdownSizeLimit)
+            } else {
+                bytes = try FileSystem.read(joinPath(root, relative), limit: markdownSizeLimit)
+            }
         } catch {
             let hint = error.isPermissionDenied ? error.hint.map { "\($0) \(displayPath)" } : error.hint
             log.report(.error(error.message, path: displayPath, hint: hint))

@@ -116,7 +116,22 @@ enum FileSystem {
 
     /// Reads a whole file, refusing one larger than `limit` bytes.
     static func read(_ path: String, limit: Int) throws(FileSystemError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        try read(opening: open(path, O_RDONLY | O_CLOEXEC), limit: limit)
+    }
+
+    /// Reads the file `name` of the folder open as `directory` (see `openFolder`): one path
+    /// component to look up instead of the whole path, for folders of thousands of files.
+    static func read(_ name: String, in directory: Int32, limit: Int) throws(FileSystemError) -> [UInt8] {
+        try read(opening: openat(directory, name, O_RDONLY | O_CLOEXEC), limit: limit)
+    }
+
+    /// A folder's descriptor for `read(_:in:limit:)`, or nil when it cannot be opened; close it after.
+    static func openFolder(_ path: String) -> Int32? {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        return descriptor >= 0 ? descriptor : nil
+    }
+
+    private static func read(opening descriptor: Int32, limit: Int) throws(FileSystemError) -> [UInt8] {
         guard descriptor >= 0 else {
             let code = errno
             throw FileSystemError(
