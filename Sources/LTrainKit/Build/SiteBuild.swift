@@ -193,6 +193,7 @@ public enum SiteBuild {
     @discardableResult
     public static func run(_ options: BuildOptions) throws(BuildFailure) -> BuildReport {
         let start = DispatchTime.now()
+        func secondsSinceStart() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9 }
         var clock = PhaseClock(enabled: options.reportsTimings)
         func openOutput() throws(BuildFailure) -> OutputFolder {
             try OutputFolder(
@@ -213,7 +214,7 @@ public enum SiteBuild {
             if let snapshot, snapshot.isSettled, let unchanged = output.unchangedSince(snapshot.hash) {
                 output.abandon()
                 clock.lap("check that no source changed")
-                let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+                let seconds = secondsSinceStart()
                 return BuildReport(
                     stationCount: unchanged.sources.stations, infoPageCount: unchanged.sources.infoPages,
                     checklistCount: unchanged.sources.checklists, fileCount: unchanged.summary.unchanged,
@@ -251,7 +252,7 @@ public enum SiteBuild {
             _ = finishedSnapshot()
             output.abandon()
             clock.lap("check that nothing changed")
-            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+            let seconds = secondsSinceStart()
             return BuildReport(
                 stationCount: prepared.site.line.stations.count, infoPageCount: prepared.site.line.stations.count,
                 checklistCount: prepared.site.checklists.count, fileCount: unchanged.unchanged, rendered: 0,
@@ -271,7 +272,7 @@ public enum SiteBuild {
             let summary = try output.commit()
             clock.lap("commit")
             if !options.releasesMemory { ProcessLifetime.keep(result.pageChecks) }
-            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+            let seconds = secondsSinceStart()
             return BuildReport(
                 stationCount: prepared.site.line.stations.count, infoPageCount: prepared.site.line.stations.count,
                 checklistCount: prepared.site.checklists.count, fileCount: result.fileCount,

@@ -67,7 +67,7 @@ struct SourceSnapshot: Sendable, Equatable {
     static func now() -> Int64 {
         var time = timespec()
         clock_gettime(CLOCK_REALTIME, &time)
-        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+        return FileSystem.nanoseconds(time)
     }
 
     /// Adds every entry below `absolute` (named under `relative`), folders before what they hold,

@@ -266,14 +266,13 @@ enum HTMLScanner {
         var ids: Set<String> = []
         var index = 0
         let count = bytes.count
-        guard let base = bytes.baseAddress else { return (links, ids) }
+        let raw = UnsafeRawBufferPointer(bytes)
         let classes = byteClasses
         @inline(__always) func isSpace(_ byte: UInt8) -> Bool { classes[Int(byte)] == 1 }
         @inline(__always) func isNameByte(_ byte: UInt8) -> Bool { classes[Int(byte)] == 0 }
         /// The offset of the next `byte` at or after `start`, or `count`.
         @inline(__always) func next(_ byte: UInt8, from start: Int) -> Int {
-            guard start < count, let found = memchr(base + start, Int32(byte), count - start) else { return count }
-            return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            raw.firstOffset(of: byte, from: start) ?? count
         }
         func skip(past marker: StaticString) {
             let needle = marker.utf8Start

@@ -49,9 +49,13 @@ enum FileSystem {
         guard lstat(path, &info) == 0 else { return nil }
         return Stamp(
             kind: Kind(mode: info.st_mode), size: Int(info.st_size),
-            modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
-            changed: Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec),
+            modified: nanoseconds(info.st_mtim), changed: nanoseconds(info.st_ctim),
             inode: UInt64(info.st_ino), device: UInt64(info.st_dev), mode: UInt32(info.st_mode))
+    }
+
+    /// A file time (`st_mtim`, `st_ctim`) in nanoseconds, as the manifest and snapshots keep it.
+    static func nanoseconds(_ time: timespec) -> Int64 {
+        Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 
     /// The canonical absolute path with every symbolic link resolved, or nil when it does not exist.

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Checks raw file bytes before anything parses them: NUL bytes and invalid UTF-8 are reported
 /// with the line and column of the first bad byte.
 enum SourceText {
@@ -16,10 +12,7 @@ enum SourceText {
         if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { start = 3 }
         // The common case in two fast passes (the standard library's validation, memchr for NUL);
         // only a file with a problem is walked byte by byte to say where.
-        let hasNUL = bytes.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress, raw.count > start else { return false }
-            return memchr(base + start, 0, raw.count - start) != nil
-        }
+        let hasNUL = bytes.withUnsafeBytes { $0.firstOffset(of: 0, from: start) != nil }
         if !hasNUL, let text = String(validating: bytes[start...], as: UTF8.self) { return .success(text) }
         if let problem = firstProblem(in: bytes, from: start) {
             return .failure(SourceTextError(problem: problem))
@@ -102,10 +95,7 @@ public struct FrontMatterDocument: Sendable {
         let split = source.withUTF8 { bytes -> Split in
             let count = bytes.count
             func lineEnd(from start: Int) -> Int {
-                guard start < count, let base = bytes.baseAddress,
-                    let newline = memchr(base + start, Int32(UInt8(ascii: "\n")), count - start)
-                else { return count }
-                return base.distance(to: newline.assumingMemoryBound(to: UInt8.self))
+                UnsafeRawBufferPointer(bytes).firstOffset(of: UInt8(ascii: "\n"), from: start) ?? count
             }
             func isFence(_ start: Int, _ end: Int, allowingDots: Bool) -> Bool {
                 var end = end

@@ -178,12 +178,10 @@ public enum Markdown {
 
     /// The offset of the next `<hN>` (N = level) at or after `start`.
     private static func firstHeadingTag(level: Int, in html: UnsafeRawBufferPointer, from start: Int) -> Int? {
-        guard let base = html.baseAddress else { return nil }
         let digit = UInt8(ascii: "0") + UInt8(level)
         var offset = start
         while offset + 4 <= html.count {
-            guard let found = memchr(base + offset, Int32(UInt8(ascii: "<")), html.count - offset) else { return nil }
-            let at = base.distance(to: UnsafeRawPointer(found))
+            guard let at = html.firstOffset(of: UInt8(ascii: "<"), from: offset) else { return nil }
             if at + 4 <= html.count && html[at + 1] == UInt8(ascii: "h") && html[at + 2] == digit
                 && html[at + 3] == UInt8(ascii: ">")
             {
@@ -321,12 +319,13 @@ public enum Markdown {
 
     /// Schemes that run code or smuggle content, in lowercase.
     private static let dangerousSchemes: [[UInt8]] = ["javascript:", "vbscript:", "data:", "file:"].map { Array($0.utf8) }
+    private static let longestDangerousScheme = dangerousSchemes.map(\.count).max() ?? 0
 
     /// A scheme that runs code or smuggles content: checked after removing whitespace and control
     /// characters, the way browsers read URLs, and ignoring ASCII case. Byte by byte, without
     /// allocating: it runs for every link of every page.
     static func isDangerous(_ destination: String) -> Bool {
-        let longest = 11  // "javascript:"
+        let longest = longestDangerousScheme
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: longest) { prefix in
             var count = 0
             for byte in destination.utf8 where byte > 0x20 && byte != 0x7F {

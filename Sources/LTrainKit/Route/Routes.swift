@@ -139,11 +139,6 @@ public struct Routes: Sendable {
         Self.relativePath(from: path(of: source), to: path(of: target))
     }
 
-    /// Link from a page to a file such as `style.css`.
-    public func link(from source: Page, toFile outputPath: String) -> String {
-        Self.relativePath(from: path(of: source), to: outputPath)
-    }
-
     /// Rewrites a link written in Markdown at `contentPath` to another content file. A station's
     /// file leads to its station page, or with a `#fragment` to that heading on its info page
     /// (`../stations/03-union-square.md#history`, `../assets/map.png`) into a link from `page`
@@ -301,15 +296,15 @@ public struct Routes: Sendable {
                         output[written + 2] = slash
                         written += 3
                     }
-                    let hex: StaticString = "0123456789ABCDEF"
                     for byte in rest {
                         if isUnreserved(byte) || byte == slash {
                             output[written] = byte
                             written += 1
                         } else {
+                            let (high, low) = hexDigits(of: byte)
                             output[written] = UInt8(ascii: "%")
-                            output[written + 1] = hex.utf8Start[Int(byte >> 4)]
-                            output[written + 2] = hex.utf8Start[Int(byte & 0x0F)]
+                            output[written + 1] = high
+                            output[written + 2] = low
                             written += 3
                         }
                     }
@@ -342,16 +337,23 @@ public struct Routes: Sendable {
 
     /// Appends `percentEncoded(component)` to a byte buffer, without building a string.
     static func appendPercentEncoded(_ component: String, to bytes: inout [UInt8]) {
-        let hex: StaticString = "0123456789ABCDEF"
         for byte in component.utf8 {
             if isUnreserved(byte) {
                 bytes.append(byte)
             } else {
+                let (high, low) = hexDigits(of: byte)
                 bytes.append(UInt8(ascii: "%"))
-                bytes.append(hex.utf8Start[Int(byte >> 4)])
-                bytes.append(hex.utf8Start[Int(byte & 0x0F)])
+                bytes.append(high)
+                bytes.append(low)
             }
         }
+    }
+
+    /// The two uppercase hex digits that follow `%` for `byte`.
+    @inline(__always)
+    private static func hexDigits(of byte: UInt8) -> (UInt8, UInt8) {
+        let hex: StaticString = "0123456789ABCDEF"
+        return (hex.utf8Start[Int(byte >> 4)], hex.utf8Start[Int(byte & 0x0F)])
     }
 
     /// Reverses `percentEncoded` (and any other `%XX` escapes); nil for malformed escapes.

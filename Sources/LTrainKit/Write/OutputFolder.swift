@@ -181,8 +181,7 @@ public final class OutputFolder: PageSink {
                 throw BuildFailure([.error("cannot create \(target): \(FileSystem.describe(errno: errno))")])
             }
             // Without a descriptor, files in this folder are opened by their whole path.
-            let descriptor = open(target, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            if descriptor >= 0 { descriptors[folder] = descriptor }
+            if let descriptor = FileSystem.openFolder(target) { descriptors[folder] = descriptor }
         }
     }
 
@@ -243,7 +242,7 @@ public final class OutputFolder: PageSink {
     private func isIntact(_ outputPath: String, _ entry: Manifest.Entry) -> Bool {
         var info = stat()
         return lstat(joinPath(path, outputPath), &info) == 0 && Int(info.st_size) == entry.size
-            && Self.modified(info) == entry.modified
+            && FileSystem.nanoseconds(info.st_mtim) == entry.modified
     }
 
     /// Whether `test` holds for every index below `count`, tested on all cores (one stat each is
@@ -288,10 +287,7 @@ public final class OutputFolder: PageSink {
 
     /// Hard-links the previous output's file into the staging folder if it is untouched since.
     private func linkPrevious(_ outputPath: String, _ old: Manifest.Entry) -> Bool {
-        let oldPath = joinPath(path, outputPath)
-        var info = stat()
-        return lstat(oldPath, &info) == 0 && Int(info.st_size) == old.size && Self.modified(info) == old.modified
-            && link(oldPath, joinPath(stagingPath, outputPath)) == 0
+        isIntact(outputPath, old) && link(joinPath(path, outputPath), joinPath(stagingPath, outputPath)) == 0
     }
 
     /// Writes one file of the new site: a hard link to the previous file when the bytes are the
@@ -342,7 +338,7 @@ public final class OutputFolder: PageSink {
         guard statResult == 0 else {
             throw Diagnostic.error("cannot write \(target): \(FileSystem.describe(errno: errno))")
         }
-        let entry = Manifest.Entry(hash: hash, size: bytes.count, modified: Self.modified(info), key: key, ids: ids)
+        let entry = Manifest.Entry(hash: hash, size: bytes.count, modified: FileSystem.nanoseconds(info.st_mtim), key: key, ids: ids)
         state.withLock { state in
             state.manifest.entries[outputPath] = entry
             state.written += 1
@@ -356,9 +352,6 @@ public final class OutputFolder: PageSink {
         try result.get()
     }
 
-    private static func modified(_ info: stat) -> Int64 {
-        Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-    }
 
     /// Puts the new site in place of the old one atomically, then removes the old one.
     public func commit() throws(BuildFailure) -> Summary {

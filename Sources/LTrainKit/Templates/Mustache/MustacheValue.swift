@@ -60,8 +60,13 @@ public struct MustacheObject: Sendable, Equatable, ExpressibleByDictionaryLitera
     }
 
     public init(dictionaryLiteral elements: (String, MustacheValue)...) {
-        self.init(minimumCapacity: elements.count)
-        for (name, value) in elements { self[name] = value }
+        self.init(fields: elements)
+    }
+
+    /// The fields in the order given; a name given twice keeps its last value.
+    init(fields: [(String, MustacheValue)]) {
+        self.init(minimumCapacity: fields.count)
+        for (name, value) in fields { self[name] = value }
     }
 
     public var count: Int { names.count }
@@ -121,9 +126,7 @@ extension MustacheValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral
     public init(arrayLiteral elements: MustacheValue...) { self = .array(elements) }
     public init(nilLiteral: ()) { self = .null }
     public init(dictionaryLiteral elements: (String, MustacheValue)...) {
-        var object = MustacheObject(minimumCapacity: elements.count)
-        for (name, value) in elements { object[name] = value }
-        self = .object(object)
+        self = .object(MustacheObject(fields: elements))
     }
 }
 
