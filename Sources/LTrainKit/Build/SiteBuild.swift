@@ -160,17 +160,31 @@ public struct PreparedSite: Sendable {
 struct PhaseClock {
     private let enabled: Bool
     private var last = DispatchTime.now()
+    private var lastCPU = PhaseClock.cpuMilliseconds()
 
     init(enabled: Bool = ProcessInfo.processInfo.environment["LTRAIN_TIMINGS"] != nil) {
         self.enabled = enabled
     }
 
+    /// User and system time of every thread of the process so far.
+    private static func cpuMilliseconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let seconds = usage.ru_utime.tv_sec + usage.ru_stime.tv_sec
+        let microseconds = usage.ru_utime.tv_usec + usage.ru_stime.tv_usec
+        return Double(seconds) * 1e3 + Double(microseconds) / 1e3
+    }
+
+    /// Prints the wall time since the last lap and, in brackets, the CPU time all threads spent in it.
     mutating func lap(_ phase: String) {
         guard enabled else { return }
         let now = DispatchTime.now()
+        let cpu = PhaseClock.cpuMilliseconds()
         let milliseconds = Double(now.uptimeNanoseconds - last.uptimeNanoseconds) / 1e6
-        FileHandle.standardError.write(Data("ltrain: \(phase) \(String(format: "%.1f", milliseconds)) ms\n".utf8))
+        let line = "ltrain: \(phase) \(String(format: "%.1f", milliseconds)) ms (cpu \(String(format: "%.1f", cpu - lastCPU)) ms)\n"
+        FileHandle.standardError.write(Data(line.utf8))
         last = now
+        lastCPU = cpu
     }
 }
 
