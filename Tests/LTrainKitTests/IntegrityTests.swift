@@ -281,6 +281,21 @@ import Testing
         #expect(Manifest(text: large.text) == large)
         let paths = large.text.split(separator: "\n").dropFirst().map { $0.split(separator: " ").last.map(String.init) ?? "" }
         #expect(paths.count == 5_000 && paths == paths.sorted())
+        // A build lists its files in its own order: named paths first as named (a path with no
+        // entry skipped), then any entry the order leaves out, sorted by path.
+        let listed = String(decoding: large.bytes(listing: ["p/7.html", "nowhere.html", "p/3.html"]), as: UTF8.self)
+        let listedPaths = listed.split(separator: "\n").dropFirst().map { $0.split(separator: " ").last.map(String.init) ?? "" }
+        let rest = large.entries.keys.filter { $0 != "p/7.html" && $0 != "p/3.html" }.sorted()
+        #expect(listedPaths == ["p/7.html", "p/3.html"] + rest)
+        #expect(Manifest(text: listed) == large)
+        // The widest numbers and ids that are all escapes still fit their line.
+        let widest = Manifest(entries: [
+            String(repeating: "w", count: 300): Manifest.Entry(
+                hash: ContentHash(value: .max), size: .max, modified: .max, key: ContentHash(value: .max),
+                ids: ["%,", String(repeating: "é", count: 40)])
+        ])
+        #expect(Manifest(text: widest.text) == widest)
+        #expect(widest.text.contains(" \(Int.max) \(Int64.max) ffffffffffffffff %25%2C,"))
         // Version 2 (before the sources line) is still read, so upgrading keeps the output folder.
         let version2 = full.text.replacingOccurrences(of: "ltrain manifest 3", with: "ltrain manifest 2")
         #expect(Manifest(text: version2) == sorted)

@@ -315,7 +315,7 @@ public struct Routes: Sendable {
     }
 
     @inline(__always)
-    private static func isUnreserved(_ byte: UInt8) -> Bool {
+    static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
@@ -351,7 +351,7 @@ public struct Routes: Sendable {
 
     /// The two uppercase hex digits that follow `%` for `byte`.
     @inline(__always)
-    private static func hexDigits(of byte: UInt8) -> (UInt8, UInt8) {
+    static func hexDigits(of byte: UInt8) -> (UInt8, UInt8) {
         let hex: StaticString = "0123456789ABCDEF"
         return (hex.utf8Start[Int(byte >> 4)], hex.utf8Start[Int(byte & 0x0F)])
     }

@@ -130,9 +130,13 @@ struct Manifest: Sendable, Equatable {
     /// The manifest's text, built byte by byte: it has a line for every file of the site.
     var text: String { String(decoding: bytes, as: UTF8.self) }
 
-    /// The manifest's bytes, as written: the entries sorted by path, their lines formatted on
-    /// every core (a site of 20,000 files has as many lines).
-    var bytes: [UInt8] {
+    /// The manifest's bytes with the entries sorted by path.
+    var bytes: [UInt8] { bytes(listing: entries.keys.sorted()) }
+
+    /// The manifest's bytes, as written: the entries in the order `order` names them (each path
+    /// once; a build passes its own fixed order of pages and files, so 20,000 paths need no sort),
+    /// then any entry `order` leaves out, sorted by path. Lines are formatted on every core.
+    func bytes(listing order: [String]) -> [UInt8] {
         var head: [UInt8] = []
         head.append(contentsOf: Self.header.utf8)
         head.append(0x0A)
@@ -145,57 +149,125 @@ struct Manifest: Sendable, Equatable {
             }
             head.append(0x0A)
         }
-        let sorted = entries.sorted { $0.key < $1.key }
-        let chunkCount = sorted.count < 2048 ? 1 : ProcessInfo.processInfo.activeProcessorCount
-        let chunkSize = (sorted.count + chunkCount - 1) / max(1, chunkCount)
-        let chunks = concurrentMap(chunkCount) { chunk -> [UInt8] in
+        let entries = self.entries
+        let chunkCount = order.count < 2048 ? 1 : ProcessInfo.processInfo.activeProcessorCount
+        let chunkSize = (order.count + chunkCount - 1) / max(1, chunkCount)
+        let chunks = concurrentMap(chunkCount) { chunk -> (lines: [UInt8], count: Int) in
             var lines: [UInt8] = []
-            let range = min(sorted.count, chunk * chunkSize)..<min(sorted.count, (chunk + 1) * chunkSize)
+            var count = 0
+            let range = min(order.count, chunk * chunkSize)..<min(order.count, (chunk + 1) * chunkSize)
             lines.reserveCapacity(range.count * 96)
-            for (path, entry) in sorted[range] { Self.appendLine(path, entry, to: &lines) }
-            return lines
+            for path in order[range] {
+                guard let entry = entries[path] else { continue }
+                Self.appendLine(path, entry, to: &lines)
+                count += 1
+            }
+            return (lines, count)
         }
-        return chunks.reduce(into: head) { $0.append(contentsOf: $1) }
-    }
-
-    /// `hash size mtime key ids path`, and a newline.
-    private static func appendLine(_ path: String, _ entry: Entry, to bytes: inout [UInt8]) {
-        entry.hash.appendHex(to: &bytes)
-        bytes.append(0x20)
-        appendDecimal(Int64(entry.size), to: &bytes)
-        bytes.append(0x20)
-        appendDecimal(entry.modified, to: &bytes)
-        bytes.append(0x20)
-        if let key = entry.key { key.appendHex(to: &bytes) } else { bytes.append(UInt8(ascii: "-")) }
-        bytes.append(0x20)
-        if entry.ids.isEmpty {
-            bytes.append(UInt8(ascii: "-"))
-        } else {
-            for (position, id) in entry.ids.sorted().enumerated() {
-                if position > 0 { bytes.append(UInt8(ascii: ",")) }
-                Routes.appendPercentEncoded(id, to: &bytes)
+        var bytes = chunks.reduce(into: head) { $0.append(contentsOf: $1.lines) }
+        if chunks.reduce(0, { $0 + $1.count }) < entries.count {
+            let listed = Set(order)
+            for (path, entry) in entries.filter({ !listed.contains($0.key) }).sorted(by: { $0.key < $1.key }) {
+                Self.appendLine(path, entry, to: &bytes)
             }
         }
-        bytes.append(0x20)
-        bytes.append(contentsOf: path.utf8)
-        bytes.append(0x0A)
+        return bytes
+    }
+
+    /// `hash size mtime key ids path`, and a newline, written in place into room reserved for
+    /// the longest such line (a manifest has a line for every file of the site).
+    private static func appendLine(_ path: String, _ entry: Entry, to bytes: inout [UInt8]) {
+        // Ids come sorted from the build and from the previous manifest; sorted here otherwise.
+        let ids =
+            zip(entry.ids, entry.ids.dropFirst()).allSatisfy({ $0 < $1 }) ? entry.ids : entry.ids.sorted()
+        var path = path
+        path.withUTF8 { pathBytes in
+            // hash, size, mtime, key: at most 16 + 20 + 20 + 16 bytes and a space after each; then
+            // '-' or the ids (each byte at most 3 when %-encoded, a comma between), a space, the
+            // path and a newline.
+            var capacity = 76 + 2 + pathBytes.count + 1
+            for id in ids { capacity += id.utf8.count * 3 + 1 }
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+                var line = LineWriter(buffer: buffer)
+                line.hex(entry.hash.value)
+                line.byte(0x20)
+                line.decimal(Int64(entry.size))
+                line.byte(0x20)
+                line.decimal(entry.modified)
+                line.byte(0x20)
+                if let key = entry.key { line.hex(key.value) } else { line.byte(UInt8(ascii: "-")) }
+                line.byte(0x20)
+                if ids.isEmpty { line.byte(UInt8(ascii: "-")) }
+                for (position, id) in ids.enumerated() {
+                    if position > 0 { line.byte(UInt8(ascii: ",")) }
+                    for byte in id.utf8 {
+                        if Routes.isUnreserved(byte) {
+                            line.byte(byte)
+                        } else {
+                            let (high, low) = Routes.hexDigits(of: byte)
+                            line.byte(UInt8(ascii: "%"))
+                            line.byte(high)
+                            line.byte(low)
+                        }
+                    }
+                }
+                line.byte(0x20)
+                for byte in pathBytes { line.byte(byte) }
+                line.byte(0x0A)
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<line.count]))
+            }
+        }
     }
 
     private static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+            var digits = LineWriter(buffer: buffer)
+            digits.decimal(value)
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<digits.count]))
+        }
+    }
+}
+
+/// Writes a manifest line byte by byte into a buffer its caller sized for the whole line.
+private struct LineWriter {
+    let buffer: UnsafeMutableBufferPointer<UInt8>
+    private(set) var count = 0
+
+    init(buffer: UnsafeMutableBufferPointer<UInt8>) {
+        self.buffer = buffer
+    }
+
+    @inline(__always)
+    mutating func byte(_ byte: UInt8) {
+        buffer[count] = byte
+        count += 1
+    }
+
+    /// 16 lowercase hex digits.
+    mutating func hex(_ value: UInt64) {
+        let digits: StaticString = "0123456789abcdef"
+        for shift in stride(from: 60, through: 0, by: -4) {
+            byte(digits.utf8Start[Int((value >> UInt64(shift)) & 0xF)])
+        }
+    }
+
+    /// The decimal digits of a value that is not negative (at most 19).
+    mutating func decimal(_ value: Int64) {
         guard value > 0 else {
-            bytes.append(UInt8(ascii: "0"))
+            byte(UInt8(ascii: "0"))
             return
         }
-        // At most 19 digits for an Int64; written from the end of a fixed buffer.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var start = digits.count
-            var rest = value
-            while rest > 0 {
-                start -= 1
-                digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        var length = 0
+        var rest = value
+        while rest > 0 {
+            length += 1
+            rest /= 10
         }
+        rest = value
+        for position in stride(from: count + length - 1, through: count, by: -1) {
+            buffer[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+        }
+        count += length
     }
 }

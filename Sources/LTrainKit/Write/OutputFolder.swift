@@ -15,6 +15,7 @@ import Synchronization
 /// preview server. Both keep pages rendered from unchanged inputs (`reuse`).
 public protocol PageSink: Sendable {
     /// Prepares for files at these paths (folders on disk), before writing from several threads.
+    /// The paths come in the build's fixed order, each once; the manifest lists its files so.
     func createFolders(for outputPaths: [String]) throws(BuildFailure)
     /// Keeps the previous version of a page rendered from the same inputs; returns its ids, or
     /// nil when it must be rendered.
@@ -47,6 +48,8 @@ public final class OutputFolder: PageSink {
 
     struct WriteState {
         var manifest = Manifest()
+        /// Every path the build will write, in its order: the manifest lists them so.
+        var order: [String] = []
         var written = 0
         var unchanged = 0
     }
@@ -155,8 +158,12 @@ public final class OutputFolder: PageSink {
     }
 
     /// Creates the folders the given output paths need inside the staging folder, once, before
-    /// files are written from several threads.
+    /// files are written from several threads, and keeps the paths' order for the manifest.
     public func createFolders(for outputPaths: [String]) throws(BuildFailure) {
+        state.withLock { state in
+            state.order = outputPaths
+            state.manifest.entries.reserveCapacity(outputPaths.count + 1)
+        }
         // Each path's folder and the folders above it (`a/b/` → `a/b/`, `a/`), each once: most
         // paths share a folder, so the climb usually stops at the first step.
         var folders: Set<String> = []
@@ -355,10 +362,18 @@ public final class OutputFolder: PageSink {
 
     /// Puts the new site in place of the old one atomically, then removes the old one.
     public func commit() throws(BuildFailure) -> Summary {
-        let (manifest, written, unchanged) = state.withLock { ($0.manifest, $0.written, $0.unchanged) }
+        // Taken out of the state, not copied: writing the manifest file below records it in the
+        // state, which would otherwise copy a dictionary of 20,000 entries to add one.
+        let (manifest, order, written, unchanged) = state.withLock { state in
+            defer {
+                state.manifest = Manifest()
+                state.order = []
+            }
+            return (state.manifest, state.order, state.written, state.unchanged)
+        }
         defer { closeFolders() }
         do {
-            try write(manifest.bytes, to: Manifest.fileName)
+            try write(manifest.bytes(listing: order), to: Manifest.fileName)
         } catch {
             abandon()
             throw BuildFailure([error])
