@@ -110,7 +110,7 @@ public struct MustacheLibrary: Sendable {
         var renderer = MustacheRenderer(library: self, chain: [name])
         var stack = [context]
         var output = RenderedBytes()
-        try renderer.render(nodes, stack: &stack, overrides: [:], into: &output)
+        try renderer.render(nodes, stack: &stack, overrides: [], into: &output)
         return output.bytes
     }
 
@@ -149,8 +149,10 @@ private struct MustacheRenderer {
         return nil
     }
 
+    /// Renders `nodes`. `overrides` are the blocks that replace same-named `{{$block}}`s, the first
+    /// of a name winning: a page has a handful, so a search by name beats hashing each one.
     mutating func render(
-        _ nodes: [MustacheNode], stack: inout [MustacheValue], overrides: [String: MustacheBlock],
+        _ nodes: [MustacheNode], stack: inout [MustacheValue], overrides: [MustacheBlock],
         into output: inout RenderedBytes
     ) throws(MustacheError) {
         for node in nodes {
@@ -191,11 +193,15 @@ private struct MustacheRenderer {
                 }
                 // The caller's own overrides win over the blocks this parent tag supplies.
                 var merged = overrides
-                for block in blocks where merged[block.name] == nil { merged[block.name] = block }
+                if merged.isEmpty {
+                    merged = blocks
+                } else {
+                    for block in blocks where !merged.contains(where: { $0.name == block.name }) { merged.append(block) }
+                }
                 let indented = Reindentation.apply(to: parent, strip: "", add: indentation, indentFirstLine: true)
                 try include(name, indented, at: reference, stack: &stack, overrides: merged, into: &output)
             case .block(let block):
-                if let replacement = overrides[block.name] {
+                if let replacement = overrides.first(where: { $0.name == block.name }) {
                     let nodes = Reindentation.apply(
                         to: replacement.nodes, strip: replacement.contentIndentation,
                         add: block.siteIndentation, indentFirstLine: block.isStandalone)
@@ -209,7 +215,7 @@ private struct MustacheRenderer {
 
     mutating func include(
         _ name: String, _ nodes: [MustacheNode], at reference: TemplateReference, stack: inout [MustacheValue],
-        overrides: [String: MustacheBlock], into output: inout RenderedBytes
+        overrides: [MustacheBlock], into output: inout RenderedBytes
     ) throws(MustacheError) {
         guard chain.count < MustacheLibrary.maximumDepth else {
             let cycle = Array(chain.suffix(6)) + [name]
