@@ -262,12 +262,17 @@ enum HTMLScanner {
     }
 
     private static func scan(bytes: UnsafeBufferPointer<UInt8>) -> (links: [String], ids: Set<String>) {
+        byteClasses.withUnsafeBufferPointer { scan(bytes: bytes, classes: $0) }
+    }
+
+    private static func scan(
+        bytes: UnsafeBufferPointer<UInt8>, classes: UnsafeBufferPointer<UInt8>
+    ) -> (links: [String], ids: Set<String>) {
         var links: [String] = []
         var ids: Set<String> = []
         var index = 0
         let count = bytes.count
         let raw = UnsafeRawBufferPointer(bytes)
-        let classes = byteClasses
         @inline(__always) func isSpace(_ byte: UInt8) -> Bool { classes[Int(byte)] == 1 }
         @inline(__always) func isNameByte(_ byte: UInt8) -> Bool { classes[Int(byte)] == 0 }
         /// The offset of the next `byte` at or after `start`, or `count`.
@@ -347,7 +352,12 @@ enum HTMLScanner {
                 let valueBytes = UnsafeBufferPointer(rebasing: bytes[valueRange])
                 let rawValue = String(decoding: valueBytes, as: UTF8.self)
                 let value = valueBytes.contains(UInt8(ascii: "&")) ? decodeEntities(rawValue) : rawValue
-                if isLink { links.append(value) } else { ids.insert(value) }
+                if isLink {
+                    links.append(value)
+                } else {
+                    if ids.isEmpty { ids.reserveCapacity(8) }
+                    ids.insert(value)
+                }
             }
             index += 1
             if equalsIgnoringCase(bytes, tagName, "script") {

@@ -231,17 +231,48 @@ private struct MustacheRenderer {
     }
 }
 
-/// The UTF-8 bytes of a template being rendered.
-struct RenderedBytes {
-    private(set) var bytes: [UInt8] = []
+/// The UTF-8 bytes of a template being rendered, in a buffer of its own: a page is a few hundred
+/// appends of a few bytes each, and copying straight into owned memory costs a fraction of an
+/// array append each time. Not copyable, so the buffer has exactly one owner that frees it.
+struct RenderedBytes: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
 
-    init() {
-        bytes.reserveCapacity(8192)
+    init(capacity: Int = 8192) {
+        self.capacity = max(64, capacity)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit {
+        base.deallocate()
+    }
+
+    /// The bytes written so far.
+    var bytes: [UInt8] {
+        [UInt8](UnsafeBufferPointer(start: base, count: count))
+    }
+
+    private mutating func grow(toHold needed: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.initialize(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    mutating func append(_ part: UnsafeBufferPointer<UInt8>) {
+        guard let source = part.baseAddress, !part.isEmpty else { return }
+        if count + part.count > capacity { grow(toHold: count + part.count) }
+        (base + count).initialize(from: source, count: part.count)
+        count += part.count
     }
 
     mutating func append(_ text: String) {
         var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        text.withUTF8 { append($0) }
     }
 
     /// Appends `text` with `&`, `<`, `>`, `"` and `'` written as HTML character references; the
@@ -260,11 +291,11 @@ struct RenderedBytes {
                 case UInt8(ascii: "'"): reference = "&#39;"
                 default: continue
                 }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[runStart..<offset]))
-                bytes.append(contentsOf: UnsafeBufferPointer(start: reference.utf8Start, count: reference.utf8CodeUnitCount))
+                append(UnsafeBufferPointer(rebasing: source[runStart..<offset]))
+                append(UnsafeBufferPointer(start: reference.utf8Start, count: reference.utf8CodeUnitCount))
                 runStart = offset + 1
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[runStart...]))
+            append(UnsafeBufferPointer(rebasing: source[runStart...]))
         }
     }
 }
