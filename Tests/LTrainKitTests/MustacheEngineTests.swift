@@ -19,7 +19,7 @@ import Testing
         #expect(object["a"] == 3)
         object["b"] = nil
         #expect(object["b"] == nil && object.count == 1)
-        // Past the size where an index by name is kept, and back below it.
+        // Many fields, set, replaced and removed in any order.
         for number in 0..<40 { object["field\(number)"] = .int(number) }
         #expect(object.count == 41)
         for number in 0..<40 { #expect(object["field\(number)"] == .int(number)) }
@@ -32,6 +32,13 @@ import Testing
         for number in 0..<40 { object["field\(number)"] = nil }
         #expect(object.count == 1 && object["a"] == 3)
         #expect(try render("{{a}} {{field7}}", .object(object)) == "3 ")
+        // Names are compared as Strings: a decomposed é finds a precomposed one, in a template too.
+        var accented: MustacheObject = ["caf\u{E9}": "precomposed"]
+        #expect(accented["cafe\u{301}"] == "precomposed")
+        accented["cafe\u{301}"] = "replaced"
+        #expect(accented.count == 1 && accented["caf\u{E9}"] == "replaced")
+        #expect(try render("{{cafe\u{301}}}", .object(accented)) == "replaced")
+        #expect(accented["cafe"] == nil)
         // Equal whatever the order the fields were set in.
         #expect(MustacheValue.object(["x": 1, "y": 2]) == .object(["y": 2, "x": 1]))
         #expect(MustacheValue.object(["x": 1, "y": 2]) != .object(["x": 1, "y": 3]))

@@ -125,11 +125,12 @@ private struct MustacheRenderer {
     /// others inside what that found. Frames are read in place (by index), not copied.
     func lookup(_ name: MustacheName, in stack: [MustacheValue]) -> MustacheValue? {
         let parts = name.parts
+        let fingerprints = name.fingerprints
         guard !parts.isEmpty else { return stack.last }
         var value: MustacheValue?
         var frame = stack.count - 1
         while frame >= 0 {
-            if let found = stack[frame][parts[0]] {
+            if let found = stack[frame][parts[0], fingerprints[0]] {
                 value = found
                 break
             }
@@ -137,7 +138,7 @@ private struct MustacheRenderer {
         }
         var part = 1
         while part < parts.count, let current = value {
-            value = current[parts[part]]
+            value = current[parts[part], fingerprints[part]]
             part += 1
         }
         return value

@@ -3,10 +3,13 @@ struct MustacheName: Sendable, Equatable {
     let text: String
     /// Empty for the implicit iterator `.`.
     let parts: [String]
+    /// Each part's `MustacheObject.fingerprint`, worked out once here rather than at every lookup.
+    let fingerprints: [UInt64]
 
     init(_ text: String) {
         self.text = text
         self.parts = text == "." ? [] : text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        self.fingerprints = parts.map(MustacheObject.fingerprint(of:))
     }
 }
 

@@ -31,27 +31,34 @@ public enum MustacheValue: Sendable, Equatable {
     }
 
     subscript(key: String) -> MustacheValue? {
-        if case .object(let fields) = self { return fields[key] }
+        self[key, MustacheObject.fingerprint(of: key)]
+    }
+
+    /// The field `key` of an object, found by its precomputed fingerprint.
+    subscript(key: String, fingerprint: UInt64) -> MustacheValue? {
+        if case .object(let fields) = self { return fields[key, fingerprint] }
         return nil
     }
 }
 
 /// The named fields of a Mustache object, in the order they were set. A page's context has about
-/// a dozen fields, and a template looks a few dozen names up: comparing short names one by one is
-/// cheaper than hashing each name to build and to search a dictionary, for every page. Objects
-/// that grow large also keep an index by name, so lookups stay fast whatever their size.
+/// a dozen fields, and a template looks a few dozen names up: each name carries a fingerprint (a
+/// hash of its bytes, worked out once), so a lookup compares integers and reads a name's text
+/// only where the fingerprints match. One array holds everything, so copying an object out of a
+/// value costs a single retain.
 public struct MustacheObject: Sendable, Equatable, ExpressibleByDictionaryLiteral {
-    private var names: [String] = []
-    private var values: [MustacheValue] = []
-    /// Position of each name, kept once there are more than `indexThreshold` fields.
-    private var positions: [String: Int]?
-    private static let indexThreshold = 16
+    private struct Field: Sendable {
+        var fingerprint: UInt64
+        var name: String
+        var value: MustacheValue
+    }
+
+    private var fields: [Field] = []
 
     public init() {}
 
     public init(minimumCapacity: Int) {
-        names.reserveCapacity(minimumCapacity)
-        values.reserveCapacity(minimumCapacity)
+        fields.reserveCapacity(minimumCapacity)
     }
 
     public init(_ fields: [String: MustacheValue]) {
@@ -69,51 +76,51 @@ public struct MustacheObject: Sendable, Equatable, ExpressibleByDictionaryLitera
         for (name, value) in fields { self[name] = value }
     }
 
-    public var count: Int { names.count }
+    public var count: Int { fields.count }
+
+    /// Set in the fingerprint of a name that is not all ASCII.
+    private static let notASCII: UInt64 = 1 << 63
+
+    /// FNV-1a over the name's UTF-8 bytes, its top bit telling whether the name is all ASCII.
+    /// ASCII names are equal exactly when their bytes are, so equal ones have equal fingerprints;
+    /// other names may be equal as Strings (canonically equivalent) with different bytes.
+    static func fingerprint(of name: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var bytesOr: UInt8 = 0
+        for byte in name.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            bytesOr |= byte
+        }
+        return bytesOr < 0x80 ? hash & ~notASCII : hash | notASCII
+    }
+
+    private func position(of name: String, _ fingerprint: UInt64) -> Int? {
+        if let found = fields.firstIndex(where: { $0.fingerprint == fingerprint && $0.name == name }) { return found }
+        guard fingerprint & Self.notASCII != 0 else { return nil }
+        return fields.firstIndex { $0.fingerprint & Self.notASCII != 0 && $0.name == name }
+    }
+
+    /// The value of a field whose fingerprint is already known.
+    subscript(name: String, fingerprint: UInt64) -> MustacheValue? {
+        position(of: name, fingerprint).map { fields[$0].value }
+    }
 
     /// The value of a field; setting nil removes it, setting an existing name replaces its value.
     public subscript(name: String) -> MustacheValue? {
-        get { position(of: name).map { values[$0] } }
+        get { self[name, Self.fingerprint(of: name)] }
         set {
-            if let position = position(of: name) {
-                if let newValue {
-                    values[position] = newValue
-                } else {
-                    names.remove(at: position)
-                    values.remove(at: position)
-                    if positions != nil { reindex() }
-                }
+            let fingerprint = Self.fingerprint(of: name)
+            if let position = position(of: name, fingerprint) {
+                if let newValue { fields[position].value = newValue } else { fields.remove(at: position) }
             } else if let newValue {
-                names.append(name)
-                values.append(newValue)
-                if positions != nil {
-                    positions?[name] = names.count - 1
-                } else if names.count > Self.indexThreshold {
-                    reindex()
-                }
+                fields.append(Field(fingerprint: fingerprint, name: name, value: newValue))
             }
         }
     }
 
-    private func position(of name: String) -> Int? {
-        if let positions { return positions[name] }
-        return names.firstIndex(of: name)
-    }
-
-    private mutating func reindex() {
-        guard names.count > Self.indexThreshold else {
-            positions = nil
-            return
-        }
-        var index: [String: Int] = [:]
-        index.reserveCapacity(names.count)
-        for (position, name) in names.enumerated() { index[name] = position }
-        positions = index
-    }
-
     /// Objects are equal when they have the same names with equal values, in any order.
     public static func == (lhs: MustacheObject, rhs: MustacheObject) -> Bool {
-        lhs.count == rhs.count && zip(lhs.names, lhs.values).allSatisfy { rhs[$0] == $1 }
+        lhs.count == rhs.count && lhs.fields.allSatisfy { rhs[$0.name, $0.fingerprint] == $0.value }
     }
 }
 
