@@ -85,13 +85,16 @@ public struct MustacheObject: Sendable, Equatable, ExpressibleByDictionaryLitera
     /// ASCII names are equal exactly when their bytes are, so equal ones have equal fingerprints;
     /// other names may be equal as Strings (canonically equivalent) with different bytes.
     static func fingerprint(of name: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        var bytesOr: UInt8 = 0
-        for byte in name.utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-            bytesOr |= byte
+        var name = name
+        return name.withUTF8 { bytes in
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            var bytesOr: UInt8 = 0
+            for byte in bytes {
+                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+                bytesOr |= byte
+            }
+            return bytesOr < 0x80 ? hash & ~notASCII : hash | notASCII
         }
-        return bytesOr < 0x80 ? hash & ~notASCII : hash | notASCII
     }
 
     private func position(of name: String, _ fingerprint: UInt64) -> Int? {
