@@ -8,9 +8,10 @@
 
 /* Every allocation is preceded by a 16-byte header, so the memory it returns stays 16-byte
    aligned like malloc's:
-     small (carved from a block):  [size][SMALL] data…
-     large (its own malloc chunk): [prev][next][size][LARGE] data…
-   `size` and the kind sit right before the data in both, so realloc and free can tell them apart. */
+     small (carved from a block):  [capacity][SMALL] data…
+     large (its own malloc chunk): [prev][next][capacity][LARGE] data…
+   `capacity` (how many bytes the data may hold, at least what was asked for) and the kind sit
+   right before the data in both, so realloc and free can tell them apart. */
 
 enum { SMALL = 0x51, LARGE = 0x1a };
 enum { BLOCK_CAPACITY = 256 * 1024, LARGE_THRESHOLD = BLOCK_CAPACITY / 4, ALIGN = 16 };
@@ -88,25 +89,28 @@ static void unlink_large(large_header *header) {
     if (header->next) header->next->prev = header->prev;
 }
 
-static void *allocate(size_t size) {
-    if (size >= LARGE_THRESHOLD) return allocate_large(size);
-    size_t needed = 16 + ((size + ALIGN - 1) & ~(size_t)(ALIGN - 1));
-    if (!local.current || local.current->used + needed > BLOCK_CAPACITY) {
-        block *next = local.current ? local.current->next : local.first;
-        if (!next) {
-            pthread_once(&release_key_once, make_release_key);
-            next = malloc(sizeof(block));
-            if (!next) out_of_memory();
-            next->next = NULL;
-            if (local.current) local.current->next = next; else local.first = next;
-            pthread_setspecific(release_key, next);
-        }
-        next->used = 0;
-        local.current = next;
+/* Takes a new block (a kept one, or a fresh one) for the allocations that follow. */
+static void next_block(void) {
+    block *next = local.current ? local.current->next : local.first;
+    if (!next) {
+        pthread_once(&release_key_once, make_release_key);
+        next = malloc(sizeof(block));
+        if (!next) out_of_memory();
+        next->next = NULL;
+        if (local.current) local.current->next = next; else local.first = next;
+        pthread_setspecific(release_key, next);
     }
+    next->used = 0;
+    local.current = next;
+}
+
+static inline void *allocate(size_t size) {
+    if (__builtin_expect(size >= LARGE_THRESHOLD, 0)) return allocate_large(size);
+    size_t capacity = (size + ALIGN - 1) & ~(size_t)(ALIGN - 1);
+    if (__builtin_expect(!local.current || local.current->used + 16 + capacity > BLOCK_CAPACITY, 0)) next_block();
     unsigned char *header = local.current->data + local.current->used;
-    local.current->used += needed;
-    ((size_t *)header)[0] = size;
+    local.current->used += 16 + capacity;
+    ((size_t *)header)[0] = capacity;
     ((size_t *)header)[1] = SMALL;
     local.last = header + 16;
     return header + 16;
@@ -121,25 +125,30 @@ static void *arena_calloc(size_t count, size_t size) {
 
 static void *arena_realloc(void *pointer, size_t size) {
     if (!pointer) return allocate(size);
-    size_t old = *size_of(pointer);
+    size_t capacity = *size_of(pointer);
     if (kind_of(pointer) == LARGE) {
+        if (size <= capacity) return pointer;
         large_header *header = (large_header *)pointer - 1;
         unlink_large(header);
         return link_large(realloc(header, sizeof(large_header) + size), size);
     }
-    if (size <= old) return pointer;
+    /* Rounded up to the alignment, so small growth often fits already. */
+    if (size <= capacity) return pointer;
     /* The newest allocation grows in place while its block has room (cmark's buffers grow so). */
     if (pointer == local.last && size < LARGE_THRESHOLD) {
         size_t start = (size_t)((unsigned char *)pointer - local.current->data);
-        size_t end = start + ((size + ALIGN - 1) & ~(size_t)(ALIGN - 1));
-        if (end <= BLOCK_CAPACITY) {
-            local.current->used = end;
-            *size_of(pointer) = size;
+        size_t grown = (size + ALIGN - 1) & ~(size_t)(ALIGN - 1);
+        if (start + grown <= BLOCK_CAPACITY) {
+            local.current->used = start + grown;
+            *size_of(pointer) = grown;
             return pointer;
         }
     }
-    void *moved = allocate(size);
-    memcpy(moved, pointer, old);
+    /* A buffer that grew once will likely grow again (cmark grows them by half each time): moved
+       with room to spare, so the next growths need neither a new place nor a copy. */
+    size_t roomy = size < LARGE_THRESHOLD / 2 ? size * 2 : size;
+    void *moved = allocate(roomy);
+    memcpy(moved, pointer, capacity);
     return moved;
 }
 
