@@ -296,11 +296,12 @@ func uniqueSlug(_ base: String, among used: inout Set<String>) -> String {
 
 /// Lowercase ASCII words joined by `-`: "Bubba Gump Shrimp Étouffée" → "bubba-gump-shrimp-etouffee".
 func slugify(_ text: String) -> String {
-    if text.utf8.allSatisfy({ $0 < 0x80 }) { return slugifyASCII(text) }
+    var bytes = text
+    if let slug = bytes.withUTF8(slugifyASCII) { return slug }
     var slug = ""
     var pendingDash = false
-    // Decomposition (so accents become marks to drop) is only needed beyond ASCII.
-    let scalars = text.utf8.allSatisfy { $0 < 0x80 } ? text.unicodeScalars : text.decomposedStringWithCanonicalMapping.unicodeScalars
+    // Beyond ASCII: decomposed, so accents become marks to drop.
+    let scalars = text.decomposedStringWithCanonicalMapping.unicodeScalars
     for scalar in scalars {
         if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
             if pendingDash && !slug.isEmpty { slug += "-" }
@@ -315,25 +316,34 @@ func slugify(_ text: String) -> String {
     return slug
 }
 
-/// `slugify` for ASCII text, byte by byte (headings are slugged on every page).
-private func slugifyASCII(_ text: String) -> String {
-    var slug: [UInt8] = []
-    slug.reserveCapacity(text.utf8.count)
-    var pendingDash = false
-    for byte in text.utf8 {
-        let lowered: UInt8
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): lowered = byte
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"): lowered = byte + 32
-        default:
-            pendingDash = true
-            continue
+/// `slugify` for ASCII text, byte by byte over the text's UTF-8 in place (headings are slugged on
+/// every page); nil when the text is not all ASCII.
+private func slugifyASCII(_ text: UnsafeBufferPointer<UInt8>) -> String? {
+    guard text.allSatisfy({ $0 < 0x80 }) else { return nil }
+    // A slug is never longer than its text: each byte kept is one byte of the text, and a dash
+    // stands for at least one byte dropped before it.
+    return String(unsafeUninitializedCapacity: text.count) { slug in
+        var count = 0
+        var pendingDash = false
+        for byte in text {
+            let lowered: UInt8
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): lowered = byte
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): lowered = byte + 32
+            default:
+                pendingDash = true
+                continue
+            }
+            if pendingDash && count > 0 {
+                slug[count] = UInt8(ascii: "-")
+                count += 1
+            }
+            pendingDash = false
+            slug[count] = lowered
+            count += 1
         }
-        if pendingDash && !slug.isEmpty { slug.append(UInt8(ascii: "-")) }
-        pendingDash = false
-        slug.append(lowered)
+        return count
     }
-    return String(decoding: slug, as: UTF8.self)
 }
 
 extension Unicode.Scalar {
