@@ -195,6 +195,22 @@ import Testing
         #expect(error?.location == SourceLocation(line: 2, column: 3))
     }
 
+    @Test func aPrivateCopyRendersTheSame() throws {
+        let sources = [
+            "layout": "<title>{{$title}}Default{{/title}}</title>\n{{$body}}{{/body}}\n",
+            "page": "{{<layout}}{{$title}}{{name}}{{/title}}{{$body}}\n  {{>row}}\n{{/body}}{{/layout}}",
+            "row": "{{#items}}<li>{{.}}</li>{{/items}}", "broken": "{{#open}}",
+        ]
+        let (library, errors) = MustacheLibrary.parseAll(sources)
+        #expect(errors.count == 1)
+        let copy = library.privateCopy()
+        let data: MustacheValue = ["name": "Union Sq & 14 St", "items": ["L", "4", "N"]]
+        #expect(try copy.render("page", data) == library.render("page", data))
+        #expect(try copy.render("page", data).contains("<title>Union Sq &amp; 14 St</title>"))
+        // The template that did not parse stays out of the copy too.
+        #expect(copy.names == library.names && !copy.contains("broken"))
+    }
+
     @Test func unclosedTagAndStrayClose() {
         #expect(parseError("x {{name")?.message == "tag opened with '{{' is never closed")
         #expect(parseError("{{/x}}")?.message == "closing tag {{/x}} has no matching opening tag")

@@ -372,6 +372,7 @@ public enum SiteBuild {
         let renderedCount = Atomic<Int>(0)
         let finishedCount = Atomic<Int>(0)
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            let renderer = workers > 1 ? renderer.privateCopy() : renderer
             while true {
                 let start = nextBatch.wrappingAdd(1, ordering: .relaxed).oldValue * batch
                 guard start < pages.count else { break }

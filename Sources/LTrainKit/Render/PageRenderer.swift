@@ -59,11 +59,11 @@ public struct PageRenderer: Sendable {
 
     public private(set) var site: Site
     public let routes: Routes
-    public let library: MustacheLibrary
+    public private(set) var library: MustacheLibrary
     public let templatePaths: [String: String]
     /// What `site` and `files` hold for a page depends only on the page's folder (links are
     /// relative to it): built once per folder, shared by every page in it.
-    private let folderValues: [String: (site: MustacheValue, files: MustacheValue)]
+    private var folderValues: [String: (site: MustacheValue, files: MustacheValue)]
     /// Every file that is not a page, with the name templates know it by (`files.style_css`).
     private let fileKeys: [(key: String, path: String)]
     private let stationPositions: [String: Int]
@@ -128,6 +128,20 @@ public struct PageRenderer: Sendable {
         self.stationPositions = stationPositions
         self.checklistPositions = Dictionary(
             site.checklists.enumerated().map { ($1.slug, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The same renderer with templates and per-folder values of its own, for one rendering
+    /// thread: the values every page shares are then counted in that thread's cache alone (see
+    /// `MustacheLibrary.privateCopy`). Renders exactly what this renderer renders.
+    public func privateCopy() -> PageRenderer {
+        var copy = self
+        copy.library = library.privateCopy()
+        var folderValues: [String: (site: MustacheValue, files: MustacheValue)] = [:]
+        for folder in self.folderValues.keys {
+            folderValues[folder] = Self.folderValues(folder, site: site, routes: routes, fileKeys: fileKeys)
+        }
+        copy.folderValues = folderValues
+        return copy
     }
 
     /// The same renderer over a site whose stations changed only in their Markdown bodies (same

@@ -6,6 +6,8 @@ public struct MustacheLibrary: Sendable {
     public static let maximumDepth = 64
 
     private let templates: [String: [MustacheNode]]
+    /// The source of every template that parsed, for `privateCopy`.
+    private let sources: [String: String]
 
     /// Parses every template; throws the first syntax error with its template name, line and column.
     public init(sources: [String: String]) throws(MustacheError) {
@@ -14,24 +16,36 @@ public struct MustacheLibrary: Sendable {
             parsed[name] = try MustacheParser.parse(source, name: name)
         }
         self.templates = parsed
+        self.sources = sources
     }
 
     /// Parses every template and collects every syntax error, instead of stopping at the first.
     public static func parseAll(_ sources: [String: String]) -> (library: MustacheLibrary, errors: [MustacheError]) {
         var parsed: [String: [MustacheNode]] = [:]
+        var parsedSources: [String: String] = [:]
         var errors: [MustacheError] = []
         for (name, source) in sources.sorted(by: { $0.key < $1.key }) {
             do {
                 parsed[name] = try MustacheParser.parse(source, name: name)
+                parsedSources[name] = source
             } catch {
                 errors.append(error)
             }
         }
-        return (MustacheLibrary(parsed: parsed), errors)
+        return (MustacheLibrary(parsed: parsed, sources: parsedSources), errors)
     }
 
-    private init(parsed: [String: [MustacheNode]]) {
+    private init(parsed: [String: [MustacheNode]], sources: [String: String]) {
         self.templates = parsed
+        self.sources = sources
+    }
+
+    /// The same templates parsed again into nodes and strings of their own. Rendering retains and
+    /// releases the nodes it walks; threads that render from one shared tree keep taking the same
+    /// reference counts from each other's caches, so each rendering thread gets its own copy.
+    public func privateCopy() -> MustacheLibrary {
+        // These sources parsed once already, so they parse again.
+        (try? MustacheLibrary(sources: sources)) ?? self
     }
 
     public var names: [String] { templates.keys.sorted() }
