@@ -378,6 +378,7 @@ public enum SiteBuild {
                 guard start < pages.count else { break }
                 var checks: [(Int, PageCheck)] = []
                 var failures: [Diagnostic] = []
+                var rendered = 0
                 for index in start..<min(start + batch, pages.count) {
                     do throws(Diagnostic) {
                         let key = renderer.inputKey(for: pages[index])
@@ -388,7 +389,7 @@ public enum SiteBuild {
                             continue
                         }
                         let page = try renderer.render(pages[index])
-                        renderedCount.wrappingAdd(1, ordering: .relaxed)
+                        rendered += 1
                         let check = LinkChecker.checkPage(
                             outputPath: page.outputPath, bytes: page.bytes, templatePath: page.templatePath,
                             sourceLinks: page.sourceLinks, files: files)
@@ -405,6 +406,7 @@ public enum SiteBuild {
                 results.withLock { results in
                     for (index, check) in checks { results[index] = check }
                 }
+                renderedCount.wrappingAdd(rendered, ordering: .relaxed)
                 if !failures.isEmpty { problems.withLock { $0.report(contentsOf: failures) } }
                 if let progress {
                     let done = finishedCount.wrappingAdd(min(batch, pages.count - start), ordering: .relaxed).newValue

@@ -60,7 +60,7 @@ public struct PageRenderer: Sendable {
     public private(set) var site: Site
     public let routes: Routes
     public private(set) var library: MustacheLibrary
-    public let templatePaths: [String: String]
+    public private(set) var templatePaths: [String: String]
     /// What `site` and `files` hold for a page depends only on the page's folder (links are
     /// relative to it): built once per folder, shared by every page in it.
     private var folderValues: [String: (site: MustacheValue, files: MustacheValue)]
@@ -141,6 +141,8 @@ public struct PageRenderer: Sendable {
             folderValues[folder] = Self.folderValues(folder, site: site, routes: routes, fileKeys: fileKeys)
         }
         copy.folderValues = folderValues
+        // Every page names its template's path: strings of this thread's own, too.
+        copy.templatePaths = templatePaths.mapValues { String(decoding: Array($0.utf8), as: UTF8.self) }
         return copy
     }
 
