@@ -32,7 +32,8 @@ struct SourceSnapshot: Sendable, Equatable {
         let settledBefore = startedAt - Int64(settleSeconds * 1e9)
         var hasher = ContentHasher()
         for setting in settings { hasher.add(setting) }
-        var paths: [(display: String, absolute: String)] = []
+        var entries: [Entry] = []
+        var directories: [String] = []
         for folder in folders {
             hasher.add(folder)
             guard FileSystem.kind(of: folder, followingLinks: true) != .missing else {
@@ -40,18 +41,26 @@ struct SourceSnapshot: Sendable, Equatable {
                 continue
             }
             guard let root = FileSystem.realPath(folder) else { return nil }
-            paths.append((folder, root))
-            guard collect(below: root, relative: folder, into: &paths) else { return nil }
+            entries.append(Entry(display: folder, folder: nil, name: root))
+            guard collect(below: root, relative: folder, into: &entries, directories: &directories) else { return nil }
         }
-        let found = paths
+        // Each entry is stamped relative to its folder's descriptor: one name to look up, not a path.
+        let descriptors = directories.map(FileSystem.openFolder)
+        defer { for descriptor in descriptors { if let descriptor { close(descriptor) } } }
+        let found = entries
+        @Sendable func stamp(_ entry: Entry) -> FileSystem.Stamp? {
+            guard let folder = entry.folder else { return FileSystem.stamp(of: entry.name) }
+            guard let descriptor = descriptors[folder] else { return nil }
+            return FileSystem.stamp(of: entry.name, in: descriptor)
+        }
         let stamps =
             workers == 1
-            ? found.map { FileSystem.stamp(of: $0.absolute) }
-            : concurrentMap(found.count) { FileSystem.stamp(of: found[$0].absolute) }
+            ? found.map(stamp)
+            : concurrentMap(found.count) { stamp(found[$0]) }
         var isSettled = true
-        for (path, stamp) in zip(found, stamps) {
+        for (entry, stamp) in zip(found, stamps) {
             guard let stamp, stamp.kind == .file || stamp.kind == .directory else { return nil }
-            hasher.add(path.display)
+            hasher.add(entry.display)
             for value in [
                 UInt64(bitPattern: Int64(stamp.size)), UInt64(bitPattern: stamp.modified),
                 UInt64(bitPattern: stamp.changed), stamp.inode, stamp.device, UInt64(stamp.mode),
@@ -70,21 +79,36 @@ struct SourceSnapshot: Sendable, Equatable {
         return FileSystem.nanoseconds(time)
     }
 
+    /// A file or folder to stamp: `name` inside `directories[folder]`, or, for a snapshot's root
+    /// folder (no `folder`), the absolute path `name`.
+    private struct Entry: Sendable {
+        var display: String
+        var folder: Int?
+        var name: String
+    }
+
     /// Adds every entry below `absolute` (named under `relative`), folders before what they hold,
-    /// in name order. False when a folder cannot be listed or holds a symbolic link.
+    /// in name order, and each folder listed to `directories`. False when a folder cannot be
+    /// listed or holds a symbolic link.
     private static func collect(
-        below absolute: String, relative: String, into paths: inout [(display: String, absolute: String)]
+        below absolute: String, relative: String, into entries: inout [Entry], directories: inout [String]
     ) -> Bool {
-        guard let entries = try? FileSystem.typedEntries(of: absolute) else { return false }
-        for entry in entries {
-            let child = (display: joinPath(relative, entry.name), absolute: joinPath(absolute, entry.name))
-            let kind = entry.kind ?? FileSystem.kind(of: child.absolute)
+        guard let listed = try? FileSystem.typedEntries(of: absolute) else { return false }
+        let folder = directories.count
+        directories.append(absolute)
+        for item in listed {
+            let display = joinPath(relative, item.name)
+            let kind = item.kind ?? FileSystem.kind(of: joinPath(absolute, item.name))
             switch kind {
             case .file:
-                paths.append(child)
+                entries.append(Entry(display: display, folder: folder, name: item.name))
             case .directory:
-                paths.append(child)
-                guard collect(below: child.absolute, relative: child.display, into: &paths) else { return false }
+                entries.append(Entry(display: display, folder: folder, name: item.name))
+                guard
+                    collect(
+                        below: joinPath(absolute, item.name), relative: display, into: &entries,
+                        directories: &directories)
+                else { return false }
             default:
                 return false
             }

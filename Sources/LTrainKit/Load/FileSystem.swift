@@ -47,7 +47,19 @@ enum FileSystem {
     static func stamp(of path: String) -> Stamp? {
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }
-        return Stamp(
+        return stamp(info)
+    }
+
+    /// The stamp of `name` in the folder open as `directory` (see `openFolder`), not following a
+    /// last symbolic link: one name to look up instead of a whole path.
+    static func stamp(of name: String, in directory: Int32) -> Stamp? {
+        var info = stat()
+        guard fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
+        return stamp(info)
+    }
+
+    private static func stamp(_ info: stat) -> Stamp {
+        Stamp(
             kind: Kind(mode: info.st_mode), size: Int(info.st_size),
             modified: nanoseconds(info.st_mtim), changed: nanoseconds(info.st_ctim),
             inode: UInt64(info.st_ino), device: UInt64(info.st_dev), mode: UInt32(info.st_mode))
