@@ -388,7 +388,7 @@ public enum SiteBuild {
                             checks.append((index, PageCheck(outputPath: outputPath, ids: Set(ids))))
                             continue
                         }
-                        let page = try renderer.render(pages[index])
+                        let page = try renderer.render(pages[index], at: outputPath)
                         rendered += 1
                         let check = LinkChecker.checkPage(
                             outputPath: page.outputPath, bytes: page.bytes, templatePath: page.templatePath,

@@ -240,13 +240,18 @@ public struct PageRenderer: Sendable {
     }
 
     public func render(_ page: Page) throws(Diagnostic) -> RenderedPage {
+        try render(page, at: routes.path(of: page))
+    }
+
+    /// `render` for a page whose output path (`routes.path(of: page)`) the caller has at hand.
+    func render(_ page: Page, at outputPath: String) throws(Diagnostic) -> RenderedPage {
         var sourceLinks: [SourceLink] = []
-        let (templateName, context) = self.context(for: page, sourceLinks: &sourceLinks)
+        let (templateName, context) = self.context(for: page, at: outputPath, sourceLinks: &sourceLinks)
         let templatePath = templatePaths[templateName] ?? "\(templateName).mustache"
         do {
             let bytes = try library.renderBytes(templateName, context)
             return RenderedPage(
-                page: page, outputPath: routes.path(of: page), bytes: bytes, templatePath: templatePath,
+                page: page, outputPath: outputPath, bytes: bytes, templatePath: templatePath,
                 sourceLinks: sourceLinks)
         } catch {
             throw Diagnostic.error(
@@ -281,23 +286,30 @@ public struct PageRenderer: Sendable {
         return (siteValue, .object(files))
     }
 
-    private func common(_ page: Page, title: String?) -> MustacheObject {
+    private func common(_ page: Page, at outputPath: String, title: String?) -> MustacheObject {
         let documentTitle = title.map { "\($0) — \(site.title)" } ?? site.title
         var context = MustacheObject(minimumCapacity: 16)
         context["document_title"] = .string(documentTitle)
         context["canonical_url"] =
             page == .notFound ? .null : .optional(routes.absoluteURL(of: page, baseURL: site.baseURL))
-        let folder = Routes.folder(of: routes.path(of: page))
+        let folder = Routes.folder(of: outputPath)
         let shared = folderValues[folder] ?? Self.folderValues(folder, site: site, routes: routes, fileKeys: fileKeys)
         context["site"] = shared.site
         context["files"] = shared.files
         return context
     }
 
-    private func context(for page: Page, sourceLinks: inout [SourceLink]) -> (String, MustacheValue) {
+    private func context(
+        for page: Page, at outputPath: String, sourceLinks: inout [SourceLink]
+    ) -> (String, MustacheValue) {
+        let routes = self.routes
+        /// The link from this page to `target`.
+        func link(to target: Page) -> String {
+            Routes.relativePath(from: outputPath, to: routes.path(of: target))
+        }
         switch page {
         case .index:
-            var context = common(page, title: nil)
+            var context = common(page, at: outputPath, title: nil)
             let count = site.line.stations.count
             context["title"] = .string(site.title)
             context["body"] = .string(markdownHTML(site.index.body, on: page, sourceLinks: &sourceLinks))
@@ -305,7 +317,7 @@ public struct PageRenderer: Sendable {
                 site.line.stations.enumerated().map { position, station in
                     [
                         "title": .string(station.title), "summary": .optional(station.summary),
-                        "href": .string(routes.link(from: page, to: .station(slug: station.slug))),
+                        "href": .string(link(to: .station(slug: station.slug))),
                         "position": .int(position + 1), "is_first": .bool(position == 0),
                         "is_last": .bool(position == count - 1),
                     ]
@@ -315,7 +327,7 @@ public struct PageRenderer: Sendable {
                 site.checklists.map { checklist in
                     [
                         "title": .string(checklist.title),
-                        "href": .string(routes.link(from: page, to: .checklist(slug: checklist.slug))),
+                        "href": .string(link(to: .checklist(slug: checklist.slug))),
                     ]
                 })
             context["has_checklists"] = .bool(!site.checklists.isEmpty)
@@ -324,59 +336,58 @@ public struct PageRenderer: Sendable {
 
         case .station(let slug):
             guard let position = stationPositions[slug] else {
-                return ("station", .object(common(page, title: nil)))
+                return ("station", .object(common(page, at: outputPath, title: nil)))
             }
             let stations = site.line.stations
             let title = stations[position].title
-            var context = common(page, title: title)
+            var context = common(page, at: outputPath, title: title)
             context["title"] = .string(title)
             context["summary"] = .optional(stations[position].summary)
             context["position"] = .int(position + 1)
             context["station_count"] = .int(stations.count)
-            context["info_href"] = .string(routes.link(from: page, to: .info(slug: slug)))
+            context["info_href"] = .string(link(to: .info(slug: slug)))
             if position > 0 {
                 context["previous"] = [
                     "title": .string(stations[position - 1].title),
-                    "href": .string(routes.link(from: page, to: .station(slug: stations[position - 1].slug))),
+                    "href": .string(link(to: .station(slug: stations[position - 1].slug))),
                 ]
             }
             if position + 1 < stations.count {
                 context["next"] = [
                     "title": .string(stations[position + 1].title), "label": .string(site.nextLabel),
-                    "href": .string(routes.link(from: page, to: .station(slug: stations[position + 1].slug))),
+                    "href": .string(link(to: .station(slug: stations[position + 1].slug))),
                 ]
             }
             return ("station", .object(context))
 
         case .info(let slug):
             guard let position = stationPositions[slug] else {
-                return ("info", .object(common(page, title: nil)))
+                return ("info", .object(common(page, at: outputPath, title: nil)))
             }
             let stations = site.line.stations
-            var context = common(page, title: stations[position].title)
+            var context = common(page, at: outputPath, title: stations[position].title)
             context["title"] = .string(stations[position].title)
-            context["done_href"] = .string(routes.link(from: page, to: .station(slug: slug)))
+            context["done_href"] = .string(link(to: .station(slug: slug)))
             context["body"] = .string(markdownHTML(stations[position].info.body, on: page, sourceLinks: &sourceLinks))
             return ("info", .object(context))
 
         case .notFound:
-            var context = common(page, title: "Not Found")
+            var context = common(page, at: outputPath, title: "Not Found")
             context["title"] = "Not Found"
             context["stations"] = .array(
                 site.line.stations.prefix(1).map { station in
-                    ["title": .string(station.title), "href": .string(routes.link(from: page, to: .station(slug: station.slug)))]
+                    ["title": .string(station.title), "href": .string(link(to: .station(slug: station.slug)))]
                 })
             return ("404", .object(context))
 
         case .checklist(let slug):
             guard let position = checklistPositions[slug] else {
-                return ("checklist", .object(common(page, title: nil)))
+                return ("checklist", .object(common(page, at: outputPath, title: nil)))
             }
             let checklist = site.checklists[position]
-            var context = common(page, title: checklist.title)
+            var context = common(page, at: outputPath, title: checklist.title)
             context["title"] = .string(checklist.title)
-            context["back"] = ["title": .string(site.title), "href": .string(routes.link(from: page, to: .index))]
-            let routes = self.routes
+            context["back"] = ["title": .string(site.title), "href": .string(link(to: .index))]
             let source = checklist.body
             let split = Markdown.splitFirstList(source.text, options: site.markdownOptions) { destination in
                 routes.rewriteContentLink(destination, writtenIn: source.contentPath, on: page)

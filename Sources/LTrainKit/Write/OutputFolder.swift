@@ -282,7 +282,10 @@ public final class OutputFolder: PageSink {
     /// same inputs (`key`) and its file is as ltrain left it. Returns the page's ids, or nil when
     /// the page must be rendered.
     public func reuse(_ outputPath: String, key: ContentHash) -> [String]? {
-        guard let old = previous.entries[outputPath], old.key == key, linkPrevious(outputPath, old) else {
+        // A first build has no previous files: no path to look up.
+        guard !previous.entries.isEmpty, let old = previous.entries[outputPath], old.key == key,
+            linkPrevious(outputPath, old)
+        else {
             return nil
         }
         state.withLock { state in
@@ -305,7 +308,7 @@ public final class OutputFolder: PageSink {
     ) throws(Diagnostic) {
         let hash = ContentHash(bytes)
         var target: String { joinPath(stagingPath, outputPath) }
-        if var old = previous.entries[outputPath], old.hash == hash, old.size == bytes.count,
+        if !previous.entries.isEmpty, var old = previous.entries[outputPath], old.hash == hash, old.size == bytes.count,
             linkPrevious(outputPath, old)
         {
             old.key = key
