@@ -23,6 +23,38 @@ import Testing
         #expect(trickyScan.ids == ["up"])
     }
 
+    @Test func attributeValuesAreDecodedAsBrowsersRead() {
+        // cmark writes ' in a link as &#x27;; templates may write &#39; or &apos;.
+        #expect(HTMLScanner.decodeEntities("a&#x27;b&#39;c&apos;d&quot;e&lt;f&gt;g&amp;h") == "a'b'c'd\"e<f>g&h")
+        #expect(HTMLScanner.decodeEntities("&#X41;&#233;&#x1F687;") == "Aé🚇")
+        // Not references, so left as written: a lone &, unknown names, bad or missing digits,
+        // signs, code points that are not characters, and no ';' within reach.
+        for text in ["a & b", "&copy;", "&#;", "&#x;", "&#xZZ;", "&#+39;", "&#-1;", "&#xD800;", "&#x110000;", "&amp"] {
+            #expect(HTMLScanner.decodeEntities(text) == text)
+        }
+        #expect(HTMLScanner.scan(#"<a href="o&#x27;brien.html#it&#39;s">"#).links == ["o'brien.html#it's"])
+    }
+
+    @Test func aMarkdownLinkWithAnApostropheIsJudgedAsWritten() {
+        // cmark escapes the ' of a Markdown link in the page; the check reads it back, so the
+        // problem is told at the Markdown line, about the id as written.
+        let page = LinkChecker.checkPage(
+            outputPath: "info/a.html", html: #"<a href="../info/b.html#a&#x27;b">x</a>"#,
+            templatePath: "templates/info.mustache",
+            sourceLinks: [
+                SourceLink(
+                    destination: "../info/b.html#a'b", writtenDestination: "02-b.md#a'b",
+                    displayPath: "content/stations/01-a.md", location: SourceLocation(line: 3, column: 9))
+            ], files: ["info/a.html", "info/b.html"])
+        var log = DiagnosticLog()
+        _ = LinkChecker.checkFragments(
+            [page, PageCheck(outputPath: "info/b.html", ids: ["a-b"])], log: &log)
+        #expect(
+            log.diagnostics.map(\.description) == [
+                "content/stations/01-a.md:3:9: error: link '02-b.md#a'b' points to no id 'a'b' on info/b.html\n  hint: check the spelling of the id it should point to"
+            ])
+    }
+
     func verdict(_ link: String, on page: String = "stations/a.html") -> LinkChecker.Verdict {
         let files: Set<String> = ["index.html", "stations/a.html", "stations/b.html", "style.css", "assets/a b.png"]
         let ids = ["stations/b.html": Set(["history"])]

@@ -369,22 +369,43 @@ enum HTMLScanner {
         return (links, ids)
     }
 
-    /// Decodes the character references templates and cmark write in attributes.
+    /// Decodes the character references an attribute value may hold: `&amp;`, `&lt;`, `&gt;`,
+    /// `&quot;`, `&apos;` and numeric ones (`&#39;`, `&#x27;`, which cmark writes for `'` in a
+    /// link). Anything else, a lone `&` included, is left as written.
     static func decodeEntities(_ text: String) -> String {
         guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
-        let entities: [(String, String)] = [("&amp;", "&"), ("&quot;", "\""), ("&#39;", "'"), ("&lt;", "<"), ("&gt;", ">")]
+        let named: [(name: String, character: Character)] = [
+            ("amp", "&"), ("lt", "<"), ("gt", ">"), ("quot", "\""), ("apos", "'"),
+        ]
         var result = ""
         var rest = Substring(text)
-        outer: while let ampersand = rest.firstIndex(of: "&") {
+        while let ampersand = rest.firstIndex(of: "&") {
             result += rest[..<ampersand]
-            let tail = rest[ampersand...]
-            for (entity, character) in entities where tail.hasPrefix(entity) {
-                result += character
-                rest = tail.dropFirst(entity.count)
-                continue outer
+            let afterAmpersand = rest.index(after: ampersand)
+            // A reference is at most a few characters up to its ';'.
+            if let semicolon = rest[afterAmpersand...].prefix(12).firstIndex(of: ";") {
+                let body = rest[afterAmpersand..<semicolon]
+                var decoded: Character?
+                if let entry = named.first(where: { $0.name == body }) {
+                    decoded = entry.character
+                } else if body.first == "#" {
+                    let digits = body.dropFirst()
+                    let isHex = digits.first == "x" || digits.first == "X"
+                    let number = isHex ? digits.dropFirst() : digits
+                    let value =
+                        number.allSatisfy({ $0.isASCII && (isHex ? $0.isHexDigit : $0.isNumber) })
+                        ? UInt32(number, radix: isHex ? 16 : 10) : nil
+                    // A code point that is not a character (a surrogate, or past U+10FFFF) stays as written.
+                    decoded = value.flatMap(Unicode.Scalar.init).map(Character.init)
+                }
+                if let decoded {
+                    result.append(decoded)
+                    rest = rest[rest.index(after: semicolon)...]
+                    continue
+                }
             }
             result += "&"
-            rest = tail.dropFirst()
+            rest = rest[afterAmpersand...]
         }
         result += rest
         return result
