@@ -55,6 +55,24 @@ import Testing
             ])
     }
 
+    @Test func aMarkdownLinkThatCmarkEscapedIsStillToldAtItsLine() {
+        // `[gone](<missing file.html>)` is written href="missing%20file.html" in the page.
+        let page = LinkChecker.checkPage(
+            outputPath: "info/a.html", html: #"<a href="missing%20file.html">gone</a>"#,
+            templatePath: "templates/info.mustache",
+            sourceLinks: [
+                SourceLink(
+                    destination: "missing file.html", displayPath: "content/stations/01-a.md",
+                    location: SourceLocation(line: 13, column: 5))
+            ], files: ["info/a.html"])
+        var log = DiagnosticLog()
+        _ = LinkChecker.checkFragments([page], log: &log)
+        #expect(
+            log.diagnostics.map(\.description) == [
+                "content/stations/01-a.md:13:5: error: link 'missing file.html' points to info/missing file.html, which is not in the site\n  hint: check the path; it is relative to the page it appears on"
+            ])
+    }
+
     func verdict(_ link: String, on page: String = "stations/a.html") -> LinkChecker.Verdict {
         let files: Set<String> = ["index.html", "stations/a.html", "stations/b.html", "style.css", "assets/a b.png"]
         let ids = ["stations/b.html": Set(["history"])]

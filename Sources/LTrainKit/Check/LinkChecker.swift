@@ -207,7 +207,13 @@ public enum LinkChecker {
         for link: String, reason: String, hint: String, outputPath: String, templatePath: String,
         sourceLinks: [SourceLink]
     ) -> Diagnostic {
-        guard let source = sourceLinks.first(where: { $0.destination == link }) else {
+        // cmark %-escapes what a URL may not hold (`a b.html` is written `a%20b.html`): a link
+        // matches its Markdown source as written or, failing that, once both are %-decoded.
+        let decodedLink = Routes.percentDecoded(link) ?? link
+        guard
+            let source = sourceLinks.first(where: { $0.destination == link })
+                ?? sourceLinks.first(where: { (Routes.percentDecoded($0.destination) ?? $0.destination) == decodedLink })
+        else {
             if templatePath == outputPath || templatePath.hasSuffix("/" + outputPath) {
                 // Checking a built folder: the page itself is all there is to name.
                 return .error("link '\(link)' \(reason)", path: templatePath, hint: hint)
