@@ -133,7 +133,7 @@ public struct PageRenderer: Sendable {
     /// The same renderer with templates and per-folder values of its own, for one rendering
     /// thread: the values every page shares are then counted in that thread's cache alone (see
     /// `MustacheLibrary.privateCopy`). Renders exactly what this renderer renders.
-    public func privateCopy() -> PageRenderer {
+    func privateCopy() -> PageRenderer {
         var copy = self
         copy.library = library.privateCopy()
         var folderValues: [String: (site: MustacheValue, files: MustacheValue)] = [:]

@@ -43,7 +43,7 @@ public struct MustacheLibrary: Sendable {
     /// The same templates parsed again into nodes and strings of their own. Rendering retains and
     /// releases the nodes it walks; threads that render from one shared tree keep taking the same
     /// reference counts from each other's caches, so each rendering thread gets its own copy.
-    public func privateCopy() -> MustacheLibrary {
+    func privateCopy() -> MustacheLibrary {
         // These sources parsed once already, so they parse again.
         (try? MustacheLibrary(sources: sources)) ?? self
     }
