@@ -61,6 +61,8 @@ public enum LinkChecker {
             let hash = bytes.firstIndex(of: UInt8(ascii: "#"))
             let pathEnd = hash ?? bytes.count
             let targetEnd = bytes[..<pathEnd].firstIndex(of: UInt8(ascii: "?")) ?? pathEnd
+            // Most links are a bare path: the link itself, no new string.
+            if targetEnd == bytes.count { return (link, nil) }
             let target = String(decoding: UnsafeBufferPointer(rebasing: bytes[..<targetEnd]), as: UTF8.self)
             let fragment = hash.map { String(decoding: UnsafeBufferPointer(rebasing: bytes[($0 + 1)...]), as: UTF8.self) }
             return (target, fragment)
@@ -275,6 +277,7 @@ enum HTMLScanner {
         bytes: UnsafeBufferPointer<UInt8>, classes: UnsafeBufferPointer<UInt8>
     ) -> (links: [String], ids: Set<String>) {
         var links: [String] = []
+        links.reserveCapacity(16)
         var ids: Set<String> = []
         var index = 0
         let count = bytes.count
