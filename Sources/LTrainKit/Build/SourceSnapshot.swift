@@ -98,19 +98,14 @@ struct SourceSnapshot: Sendable, Equatable {
         directories.append(absolute)
         for item in listed {
             let display = joinPath(relative, item.name)
-            let kind = item.kind ?? FileSystem.kind(of: joinPath(absolute, item.name))
-            switch kind {
-            case .file:
-                entries.append(Entry(display: display, folder: folder, name: item.name))
-            case .directory:
-                entries.append(Entry(display: display, folder: folder, name: item.name))
-                guard
-                    collect(
-                        below: joinPath(absolute, item.name), relative: display, into: &entries,
-                        directories: &directories)
-                else { return false }
-            default:
-                return false
+            let path = joinPath(absolute, item.name)
+            let kind = item.kind ?? FileSystem.kind(of: path)
+            guard kind == .file || kind == .directory else { return false }
+            entries.append(Entry(display: display, folder: folder, name: item.name))
+            if kind == .directory {
+                guard collect(below: path, relative: display, into: &entries, directories: &directories) else {
+                    return false
+                }
             }
         }
         return true

@@ -296,18 +296,7 @@ public struct Routes: Sendable {
                         output[written + 2] = slash
                         written += 3
                     }
-                    for byte in rest {
-                        if isUnreserved(byte) || byte == slash {
-                            output[written] = byte
-                            written += 1
-                        } else {
-                            let (high, low) = hexDigits(of: byte)
-                            output[written] = UInt8(ascii: "%")
-                            output[written + 1] = high
-                            output[written + 2] = low
-                            written += 3
-                        }
-                    }
+                    for byte in rest { written += writePercentEncoded(byte, keeping: slash, into: output, at: written) }
                     return written
                 }
             }
@@ -329,31 +318,30 @@ public struct Routes: Sendable {
     /// Percent-encodes a path component for use in an `href`: everything but unreserved characters.
     public static func percentEncoded(_ component: String) -> String {
         if component.utf8.allSatisfy(isUnreserved) { return component }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(component.utf8.count * 3)
-        appendPercentEncoded(component, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// Appends `percentEncoded(component)` to a byte buffer, without building a string.
-    static func appendPercentEncoded(_ component: String, to bytes: inout [UInt8]) {
-        for byte in component.utf8 {
-            if isUnreserved(byte) {
-                bytes.append(byte)
-            } else {
-                let (high, low) = hexDigits(of: byte)
-                bytes.append(UInt8(ascii: "%"))
-                bytes.append(high)
-                bytes.append(low)
-            }
+        return String(unsafeUninitializedCapacity: component.utf8.count * 3) { output in
+            var written = 0
+            for byte in component.utf8 { written += writePercentEncoded(byte, into: output, at: written) }
+            return written
         }
     }
 
-    /// The two uppercase hex digits that follow `%` for `byte`.
+    /// Writes `byte` at `offset` of `output`: itself when it is unreserved (or `kept`, such as the
+    /// '/' between path components), `%XX` with uppercase hex digits otherwise. Returns how many
+    /// bytes it wrote (1 or 3); `output` must have room for 3. The one encoder for links, paths and
+    /// the manifest's ids.
     @inline(__always)
-    static func hexDigits(of byte: UInt8) -> (UInt8, UInt8) {
+    static func writePercentEncoded(
+        _ byte: UInt8, keeping kept: UInt8? = nil, into output: UnsafeMutableBufferPointer<UInt8>, at offset: Int
+    ) -> Int {
+        if isUnreserved(byte) || byte == kept {
+            output[offset] = byte
+            return 1
+        }
         let hex: StaticString = "0123456789ABCDEF"
-        return (hex.utf8Start[Int(byte >> 4)], hex.utf8Start[Int(byte & 0x0F)])
+        output[offset] = UInt8(ascii: "%")
+        output[offset + 1] = hex.utf8Start[Int(byte >> 4)]
+        output[offset + 2] = hex.utf8Start[Int(byte & 0x0F)]
+        return 3
     }
 
     /// Reverses `percentEncoded` (and any other `%XX` escapes); nil for malformed escapes.

@@ -61,16 +61,17 @@ public struct ContentHash: Hashable, Sendable, CustomStringConvertible {
 
     /// The value as 16 lowercase hex digits, as the manifest and ETags write it.
     public var description: String {
-        var bytes: [UInt8] = []
-        appendHex(to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        String(unsafeUninitializedCapacity: 16) { output in
+            writeHex(into: output, at: 0)
+            return 16
+        }
     }
 
-    /// Appends the 16 hex digits of `description` to a byte buffer (the manifest is built so).
-    func appendHex(to bytes: inout [UInt8]) {
+    /// Writes the 16 hex digits of `description` at `offset` of `output` (the manifest is built so).
+    func writeHex(into output: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
         let digits: StaticString = "0123456789abcdef"
-        for shift in stride(from: 60, through: 0, by: -4) {
-            bytes.append(digits.utf8Start[Int((value >> UInt64(shift)) & 0xF)])
+        for position in 0..<16 {
+            output[offset + position] = digits.utf8Start[Int((value >> UInt64(60 - 4 * position)) & 0xF)]
         }
     }
 }

@@ -141,13 +141,16 @@ struct Manifest: Sendable, Equatable {
         head.append(contentsOf: Self.header.utf8)
         head.append(0x0A)
         if let sources {
-            head.append(contentsOf: "sources ".utf8)
-            sources.snapshot.appendHex(to: &head)
-            for count in [sources.stations, sources.infoPages, sources.checklists] {
-                head.append(0x20)
-                Self.appendDecimal(Int64(count), to: &head)
+            // "sources ", the hash, three counts each after a space, a newline.
+            LineWriter.append(capacity: 8 + 16 + 3 * 21 + 1, to: &head) { line in
+                for byte in "sources ".utf8 { line.byte(byte) }
+                line.hex(sources.snapshot)
+                for count in [sources.stations, sources.infoPages, sources.checklists] {
+                    line.byte(0x20)
+                    line.decimal(Int64(count))
+                }
+                line.byte(0x0A)
             }
-            head.append(0x0A)
         }
         let entries = self.entries
         let chunkCount = order.count < 2048 ? 1 : ProcessInfo.processInfo.activeProcessorCount
@@ -187,43 +190,24 @@ struct Manifest: Sendable, Equatable {
             // path and a newline.
             var capacity = 76 + 2 + pathBytes.count + 1
             for id in ids { capacity += id.utf8.count * 3 + 1 }
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
-                var line = LineWriter(buffer: buffer)
-                line.hex(entry.hash.value)
+            LineWriter.append(capacity: capacity, to: &bytes) { line in
+                line.hex(entry.hash)
                 line.byte(0x20)
                 line.decimal(Int64(entry.size))
                 line.byte(0x20)
                 line.decimal(entry.modified)
                 line.byte(0x20)
-                if let key = entry.key { line.hex(key.value) } else { line.byte(UInt8(ascii: "-")) }
+                if let key = entry.key { line.hex(key) } else { line.byte(UInt8(ascii: "-")) }
                 line.byte(0x20)
                 if ids.isEmpty { line.byte(UInt8(ascii: "-")) }
                 for (position, id) in ids.enumerated() {
                     if position > 0 { line.byte(UInt8(ascii: ",")) }
-                    for byte in id.utf8 {
-                        if Routes.isUnreserved(byte) {
-                            line.byte(byte)
-                        } else {
-                            let (high, low) = Routes.hexDigits(of: byte)
-                            line.byte(UInt8(ascii: "%"))
-                            line.byte(high)
-                            line.byte(low)
-                        }
-                    }
+                    for byte in id.utf8 { line.percentEncoded(byte) }
                 }
                 line.byte(0x20)
                 for byte in pathBytes { line.byte(byte) }
                 line.byte(0x0A)
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<line.count]))
             }
-        }
-    }
-
-    private static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
-            var digits = LineWriter(buffer: buffer)
-            digits.decimal(value)
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<digits.count]))
         }
     }
 }
@@ -233,7 +217,17 @@ private struct LineWriter {
     let buffer: UnsafeMutableBufferPointer<UInt8>
     private(set) var count = 0
 
-    init(buffer: UnsafeMutableBufferPointer<UInt8>) {
+    /// Writes one line with `write` into a temporary buffer of `capacity` bytes (enough for the
+    /// longest such line) and appends it to `bytes`.
+    static func append(capacity: Int, to bytes: inout [UInt8], _ write: (inout LineWriter) -> Void) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            var line = LineWriter(buffer: buffer)
+            write(&line)
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<line.count]))
+        }
+    }
+
+    private init(buffer: UnsafeMutableBufferPointer<UInt8>) {
         self.buffer = buffer
     }
 
@@ -243,12 +237,15 @@ private struct LineWriter {
         count += 1
     }
 
-    /// 16 lowercase hex digits.
-    mutating func hex(_ value: UInt64) {
-        let digits: StaticString = "0123456789abcdef"
-        for shift in stride(from: 60, through: 0, by: -4) {
-            byte(digits.utf8Start[Int((value >> UInt64(shift)) & 0xF)])
-        }
+    /// A hash's 16 lowercase hex digits.
+    mutating func hex(_ hash: ContentHash) {
+        hash.writeHex(into: buffer, at: count)
+        count += 16
+    }
+
+    /// One byte of an id, %-encoded as links are.
+    mutating func percentEncoded(_ byte: UInt8) {
+        count += Routes.writePercentEncoded(byte, into: buffer, at: count)
     }
 
     /// The decimal digits of a value that is not negative (at most 19).

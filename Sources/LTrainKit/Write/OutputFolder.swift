@@ -282,10 +282,7 @@ public final class OutputFolder: PageSink {
     /// same inputs (`key`) and its file is as ltrain left it. Returns the page's ids, or nil when
     /// the page must be rendered.
     public func reuse(_ outputPath: String, key: ContentHash) -> [String]? {
-        // A first build has no previous files: no path to look up.
-        guard !previous.entries.isEmpty, let old = previous.entries[outputPath], old.key == key,
-            linkPrevious(outputPath, old)
-        else {
+        guard let old = previousEntry(outputPath), old.key == key, linkPrevious(outputPath, old) else {
             return nil
         }
         state.withLock { state in
@@ -293,6 +290,12 @@ public final class OutputFolder: PageSink {
             state.unchanged += 1
         }
         return old.ids
+    }
+
+    /// What the previous build recorded for `outputPath`. A first build has no previous files: no
+    /// path to look up (this runs for every file written).
+    private func previousEntry(_ outputPath: String) -> Manifest.Entry? {
+        previous.entries.isEmpty ? nil : previous.entries[outputPath]
     }
 
     /// Hard-links the previous output's file into the staging folder if it is untouched since.
@@ -308,8 +311,7 @@ public final class OutputFolder: PageSink {
     ) throws(Diagnostic) {
         let hash = ContentHash(bytes)
         var target: String { joinPath(stagingPath, outputPath) }
-        if !previous.entries.isEmpty, var old = previous.entries[outputPath], old.hash == hash, old.size == bytes.count,
-            linkPrevious(outputPath, old)
+        if var old = previousEntry(outputPath), old.hash == hash, old.size == bytes.count, linkPrevious(outputPath, old)
         {
             old.key = key
             old.ids = ids
@@ -361,7 +363,6 @@ public final class OutputFolder: PageSink {
         }
         try result.get()
     }
-
 
     /// Puts the new site in place of the old one atomically, then removes the old one.
     public func commit() throws(BuildFailure) -> Summary {
