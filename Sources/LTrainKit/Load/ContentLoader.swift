@@ -10,10 +10,7 @@ public struct ContentFile: Sendable {
     public var relativePath: String
     public var document: FrontMatterDocument
 
-    public var fileName: String {
-        guard let slash = relativePath.utf8.lastIndex(of: UInt8(ascii: "/")) else { return relativePath }
-        return String(relativePath[relativePath.utf8.index(after: slash)...])
-    }
+    public var fileName: String { lastPathComponent(relativePath) }
 }
 
 /// A file copied into the output as it is.
@@ -343,9 +340,8 @@ public enum ContentLoader {
         let displayPath = joinPath(display, relative)
         let bytes: [UInt8]
         do {
-            if let directory, let slash = relative.utf8.lastIndex(of: UInt8(ascii: "/")) {
-                let name = String(relative[relative.utf8.index(after: slash)...])
-                bytes = try FileSystem.read(name, in: directory, limit: markdownSizeLimit)
+            if let directory {
+                bytes = try FileSystem.read(lastPathComponent(relative), in: directory, limit: markdownSizeLimit)
             } else {
                 bytes = try FileSystem.read(joinPath(root, relative), limit: markdownSizeLimit)
             }

@@ -235,3 +235,10 @@ func joinPath(_ base: String, _ component: String) -> String {
     if base.isEmpty || base == "." { return component }
     return base.hasSuffix("/") ? base + component : base + "/" + component
 }
+
+/// The last component of a `/`-separated path (`01-a.md` of `stations/01-a.md`), or the whole
+/// path when it has no `/`.
+func lastPathComponent(_ path: String) -> String {
+    guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
+    return String(path[path.utf8.index(after: slash)...])
+}

@@ -322,10 +322,9 @@ public final class OutputFolder: PageSink {
             return
         }
         let flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC
-        let folder = Routes.folder(of: outputPath)
         let descriptor: Int32
-        if let directory = folderDescriptors.withLock({ $0[folder] }) {
-            descriptor = openat(directory, String(outputPath.utf8.dropFirst(folder.utf8.count)) ?? outputPath, flags, 0o644)
+        if let directory = folderDescriptors.withLock({ $0[Routes.folder(of: outputPath)] }) {
+            descriptor = openat(directory, lastPathComponent(outputPath), flags, 0o644)
         } else {
             descriptor = open(target, flags, 0o644)
         }
