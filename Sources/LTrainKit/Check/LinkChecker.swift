@@ -188,9 +188,7 @@ public enum LinkChecker {
                 return .failure(.error("cannot read the page", path: display))
             }
             return .success(
-                checkPage(
-                    outputPath: pages[index], html: String(decoding: bytes, as: UTF8.self), templatePath: display,
-                    sourceLinks: [], files: all))
+                checkPage(outputPath: pages[index], bytes: bytes, templatePath: display, sourceLinks: [], files: all))
         }
         var log = DiagnosticLog(limit: 500)
         var checks: [PageCheck] = []
