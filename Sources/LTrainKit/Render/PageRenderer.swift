@@ -115,11 +115,8 @@ public struct PageRenderer: Sendable {
         self.templatePaths = templatePaths
         let fileKeys = routes.filePaths.sorted().map { (key: Self.fileKey($0), path: $0) }
         self.fileKeys = fileKeys
-        var folderValues: [String: (site: MustacheValue, files: MustacheValue)] = [:]
-        for folder in Set(routes.pagePaths.values.map(Routes.folder(of:))) {
-            folderValues[folder] = Self.folderValues(folder, site: site, routes: routes, fileKeys: fileKeys)
-        }
-        self.folderValues = folderValues
+        self.folderValues = Self.folderValues(
+            for: Set(routes.pagePaths.values.map(Routes.folder(of:))), site: site, routes: routes, fileKeys: fileKeys)
         var stationPositions: [String: Int] = [:]
         stationPositions.reserveCapacity(stations.count)
         for index in stations.indices where stationPositions[stations[index].slug] == nil {
@@ -136,11 +133,7 @@ public struct PageRenderer: Sendable {
     func privateCopy() -> PageRenderer {
         var copy = self
         copy.library = library.privateCopy()
-        var folderValues: [String: (site: MustacheValue, files: MustacheValue)] = [:]
-        for folder in self.folderValues.keys {
-            folderValues[folder] = Self.folderValues(folder, site: site, routes: routes, fileKeys: fileKeys)
-        }
-        copy.folderValues = folderValues
+        copy.folderValues = Self.folderValues(for: folderValues.keys, site: site, routes: routes, fileKeys: fileKeys)
         // Every page names its template's path: strings of this thread's own, too.
         copy.templatePaths = templatePaths.mapValues { String(decoding: Array($0.utf8), as: UTF8.self) }
         return copy
@@ -271,6 +264,15 @@ public struct PageRenderer: Sendable {
         }
         sourceLinks += rendered.links.map { SourceLink($0, in: source) }
         return rendered.html
+    }
+
+    /// `folderValues(_:site:routes:fileKeys:)` of each folder, by folder.
+    private static func folderValues(
+        for folders: some Sequence<String>, site: Site, routes: Routes, fileKeys: [(key: String, path: String)]
+    ) -> [String: (site: MustacheValue, files: MustacheValue)] {
+        var values: [String: (site: MustacheValue, files: MustacheValue)] = [:]
+        for folder in folders { values[folder] = folderValues(folder, site: site, routes: routes, fileKeys: fileKeys) }
+        return values
     }
 
     private static func folderValues(
