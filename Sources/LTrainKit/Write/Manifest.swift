@@ -63,6 +63,13 @@ struct Manifest: Sendable, Equatable {
             defer { index += 1 }
             return start..<index
         }
+        /// The line's last field: everything up to the newline (or the end), which it steps past.
+        func lastField() -> Range<Int> {
+            let start = index
+            while index < count && bytes[index] != 0x0A { index += 1 }
+            defer { index += 1 }
+            return start..<index
+        }
         func number(_ range: Range<Int>, radix: UInt64) -> UInt64? {
             guard !range.isEmpty, range.count <= 20 else { return nil }
             var value: UInt64 = 0
@@ -91,10 +98,7 @@ struct Manifest: Sendable, Equatable {
                 let hash = number(hashField, radix: 16), let stations = number(stationsField, radix: 10),
                 let info = number(infoField, radix: 10)
             else { return nil }
-            let checklistsStart = index
-            while index < count && bytes[index] != 0x0A { index += 1 }
-            guard let checklists = number(checklistsStart..<index, radix: 10) else { return nil }
-            index += 1
+            guard let checklists = number(lastField(), radix: 10) else { return nil }
             sources = Sources(
                 snapshot: ContentHash(value: hash), stations: Int(stations), infoPages: Int(info),
                 checklists: Int(checklists))
@@ -105,10 +109,7 @@ struct Manifest: Sendable, Equatable {
                 let hash = number(hashField, radix: 16), let size = number(sizeField, radix: 10),
                 let modified = number(modifiedField, radix: 10)
             else { return nil }
-            let pathStart = index
-            while index < count && bytes[index] != 0x0A { index += 1 }
-            let path = text(pathStart..<index)
-            index += 1
+            let path = text(lastField())
             let isDash: (Range<Int>) -> Bool = { $0.count == 1 && bytes[$0.lowerBound] == UInt8(ascii: "-") }
             let key = isDash(keyField) ? nil : number(keyField, radix: 16).map(ContentHash.init(value:))
             var ids: [String] = []
