@@ -118,7 +118,7 @@ enum Command {
 
     static func failed(_ failure: BuildFailure, what: String, then note: String = "") -> Int32 {
         for diagnostic in failure.diagnostics { report(diagnostic) }
-        let errors = failure.diagnostics.filter { $0.severity == .error }.count
+        let errors = failure.errorCount
         standardError("ltrain: \(what) failed with \(errors) error\(errors == 1 ? "" : "s")\(note)")
         return 1
     }

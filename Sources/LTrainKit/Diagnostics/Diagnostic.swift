@@ -74,10 +74,14 @@ public struct Diagnostic: Sendable, Hashable, Error, CustomStringConvertible {
 
 /// All the problems of one build, thrown when any of them is an error.
 public struct BuildFailure: Error, Sendable, CustomStringConvertible {
+    /// What to print: errors first, then warnings (each list possibly cut short, with a line that says so).
     public var diagnostics: [Diagnostic]
+    /// How many errors there were, including any not in `diagnostics`.
+    public var errorCount: Int
 
-    public init(_ diagnostics: [Diagnostic]) {
+    public init(_ diagnostics: [Diagnostic], errorCount: Int? = nil) {
         self.diagnostics = diagnostics
+        self.errorCount = errorCount ?? diagnostics.filter { $0.severity == .error }.count
     }
 
     public var description: String {
@@ -85,36 +89,59 @@ public struct BuildFailure: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// Collects diagnostics up to a limit, so one broken build reports every problem at once
-/// without flooding the terminal.
+/// Collects diagnostics, so one broken build reports every problem at once. At most `limit`
+/// errors and `limit` warnings are kept for printing, so a flood does not bury the terminal; the
+/// counts stay exact, and only errors decide whether a build fails, however many warnings came
+/// first. The same problem reported twice (same place, same words) is kept once.
 public struct DiagnosticLog: Sendable {
     public static let defaultLimit = 50
 
-    public private(set) var diagnostics: [Diagnostic] = []
-    public private(set) var droppedCount = 0
-    private var seenWarnings: Set<String> = []
     public let limit: Int
+    /// The first `limit` errors and warnings, in the order reported.
+    private var keptErrors: [Diagnostic] = []
+    private var keptWarnings: [Diagnostic] = []
+    public private(set) var errorCount = 0
+    public private(set) var warningCount = 0
+    private var seen: Set<String> = []
 
     public init(limit: Int = DiagnosticLog.defaultLimit) {
         self.limit = limit
     }
 
-    public var hasErrors: Bool {
-        droppedCount > 0 || diagnostics.contains { $0.severity == .error }
+    public var hasErrors: Bool { errorCount > 0 }
+
+    /// The errors to print, then a line saying how many more there were, if any.
+    public var errors: [Diagnostic] {
+        keptErrors + omitted(errorCount - keptErrors.count, .error, noun: "error")
     }
 
-    public var errors: [Diagnostic] { diagnostics.filter { $0.severity == .error } }
-    public var warnings: [Diagnostic] { diagnostics.filter { $0.severity == .warning } }
+    /// The warnings to print, then a line saying how many more there were, if any.
+    public var warnings: [Diagnostic] {
+        keptWarnings + omitted(warningCount - keptWarnings.count, .warning, noun: "warning")
+    }
+
+    /// Everything to print: errors first, then warnings.
+    public var diagnostics: [Diagnostic] { errors + warnings }
+
+    private func omitted(_ count: Int, _ severity: Diagnostic.Severity, noun: String) -> [Diagnostic] {
+        guard count > 0 else { return [] }
+        return [
+            Diagnostic(
+                severity, message: "\(count) more \(noun)\(count == 1 ? "" : "s") not shown (only the first \(limit) are)",
+                hint: severity == .error ? "fix these and build again to see the rest" : nil)
+        ]
+    }
 
     public mutating func report(_ diagnostic: Diagnostic) {
-        if diagnostic.severity == .warning {
-            // Warnings are printed once each, however often the cause repeats.
-            guard seenWarnings.insert(diagnostic.description).inserted else { return }
-        }
-        if diagnostics.count >= limit {
-            droppedCount += 1
-        } else {
-            diagnostics.append(diagnostic)
+        // Printed once each, however often the cause repeats.
+        guard seen.insert(diagnostic.description).inserted else { return }
+        switch diagnostic.severity {
+        case .error:
+            errorCount += 1
+            if keptErrors.count < limit { keptErrors.append(diagnostic) }
+        case .warning:
+            warningCount += 1
+            if keptWarnings.count < limit { keptWarnings.append(diagnostic) }
         }
     }
 
@@ -125,10 +152,6 @@ public struct DiagnosticLog: Sendable {
     /// Throws every collected diagnostic when any is an error.
     public func throwIfErrors() throws(BuildFailure) {
         guard hasErrors else { return }
-        var all = diagnostics
-        if droppedCount > 0 {
-            all.append(.error("\(droppedCount) more problems not shown (limit \(limit))"))
-        }
-        throw BuildFailure(all)
+        throw BuildFailure(diagnostics, errorCount: errorCount)
     }
 }

@@ -320,7 +320,8 @@ public enum ContentLoader {
         let directory = FileSystem.openFolder(absolute)
         defer { if let directory { close(directory) } }
         let results = concurrentMap(paths.count) { index -> (ContentFile?, [Diagnostic]) in
-            var fileLog = DiagnosticLog()
+            // Unlimited: merged into the build's log, which applies the limit.
+            var fileLog = DiagnosticLog(limit: .max)
             let file = readMarkdown(paths[index], root: root, display: display, in: directory, log: &fileLog)
             return (file, fileLog.diagnostics)
         }

@@ -260,10 +260,10 @@ public enum Markdown {
                     cmark_node_set_heading_level(heading.node, min(6, cmark_node_get_heading_level(heading.node) + 1))
                 }
             }
-            var used: Set<String> = []
+            var ids = UniqueSlugs()
             return headings.map { heading in
                 let slug = slugify(heading.text)
-                return (Int(cmark_node_get_heading_level(heading.node)), uniqueSlug(slug.isEmpty ? "section" : slug, among: &used))
+                return (Int(cmark_node_get_heading_level(heading.node)), ids.claim(slug.isEmpty ? "section" : slug))
             }
         }
     }

@@ -185,7 +185,8 @@ public enum SiteBuilder {
         var slugOwners: [String: String] = [:]
         // Each file on its own, on every core; then, in file order, what concerns them all.
         let readings = concurrentMap(files.count) { index in
-            var fileLog = DiagnosticLog()
+            // Unlimited: merged into the build's log, which applies the limit.
+            var fileLog = DiagnosticLog(limit: .max)
             let reading = station(from: files[index], log: &fileLog)
             return (reading: reading, diagnostics: fileLog.diagnostics)
         }
@@ -262,11 +263,11 @@ public enum SiteBuilder {
                         hint: "write its rows as a Markdown list, one '- Row' line each"))
                 continue
             }
-            var used: Set<String> = []
+            var rowSlugs = UniqueSlugs()
             var rows: [ChecklistRow] = []
             for (position, item) in list.items.enumerated() {
                 let text = slugify(item.text)
-                let candidate = uniqueSlug(text.isEmpty ? "row-\(position + 1)" : text, among: &used)
+                let candidate = rowSlugs.claim(text.isEmpty ? "row-\(position + 1)" : text)
                 if item.text.trimmingWhitespace.isEmpty {
                     log.report(
                         .error(
@@ -283,15 +284,24 @@ public enum SiteBuilder {
     }
 }
 
-/// `base`, or `base-2`, `base-3`, … : the first not in `used`, which it is then added to.
-func uniqueSlug(_ base: String, among used: inout Set<String>) -> String {
-    var candidate = base
-    var suffix = 2
-    while !used.insert(candidate).inserted {
-        candidate = "\(base)-\(suffix)"
-        suffix += 1
+/// Slugs made unique within one document: `base`, or `base-2`, `base-3`, … , the first not
+/// taken yet. Each base remembers the next suffix to try, so N equal headings cost O(N), not the
+/// O(N²) of probing `-2`, `-3`, … from the start every time.
+struct UniqueSlugs {
+    private var used: Set<String> = []
+    private var nextSuffix: [String: Int] = [:]
+
+    mutating func claim(_ base: String) -> String {
+        if used.insert(base).inserted { return base }
+        var suffix = nextSuffix[base] ?? 2
+        var candidate = "\(base)-\(suffix)"
+        while !used.insert(candidate).inserted {
+            suffix += 1
+            candidate = "\(base)-\(suffix)"
+        }
+        nextSuffix[base] = suffix + 1
+        return candidate
     }
-    return candidate
 }
 
 /// Lowercase ASCII words joined by `-`: "Bubba Gump Shrimp Étouffée" → "bubba-gump-shrimp-etouffee".

@@ -4,6 +4,10 @@ public struct MustacheLibrary: Sendable {
     /// How deep partials and parents may nest before rendering stops with an error
     /// (partials that include each other without end).
     public static let maximumDepth = 64
+    /// How deep rendering may go in all: sections, blocks, partials and parents inside each other,
+    /// across templates. Each template nests at most `MustacheParser.maximumNesting` levels, but
+    /// partials multiply that; this bound keeps a render inside a rendering thread's stack.
+    public static let maximumRenderDepth = 1_000
 
     private let templates: [String: [MustacheNode]]
     /// The source of every template that parsed, for `privateCopy`.
@@ -134,6 +138,13 @@ public struct MustacheLibrary: Sendable {
 private struct MustacheRenderer {
     let library: MustacheLibrary
     var chain: [String]
+    /// How many `render` calls are under way, one inside the other.
+    private var depth = 0
+
+    init(library: MustacheLibrary, chain: [String]) {
+        self.library = library
+        self.chain = chain
+    }
 
     /// The value a name stands for: its first part looked up from the innermost frame out, the
     /// others inside what that found. Frames are read in place (by index), not copied.
@@ -170,6 +181,15 @@ private struct MustacheRenderer {
         _ nodes: [MustacheNode], stack: inout [MustacheValue], overrides: [MustacheBlock],
         into output: inout RenderedBytes
     ) throws(MustacheError) {
+        guard depth < MustacheLibrary.maximumRenderDepth else {
+            throw MustacheError(
+                templateName: chain.last ?? "", location: nil,
+                message:
+                    "templates nest deeper than \(MustacheLibrary.maximumRenderDepth) levels when rendered (through \(chain.suffix(6).joined(separator: " → ")))",
+                hint: "include fewer partials inside sections inside partials")
+        }
+        depth += 1
+        defer { depth -= 1 }
         for node in nodes {
             switch node {
             case .text(let text):

@@ -36,11 +36,17 @@ struct MustacheParser {
         }
     }
 
+    /// How deeply sections, inverted sections, blocks and parents may nest in one template. Real
+    /// templates nest a handful of levels; the bound keeps every walk over the nodes (rendering,
+    /// re-indenting, comparing, freeing) well inside any thread's stack.
+    static let maximumNesting = 100
+
     let templateName: String
     private let bytes: [UInt8]
     private var position = 0
     private var line = 1
-    private var lineStart = 0
+    /// The column of `position` on its line, counted in Unicode scalars as `advance` moves.
+    private var column = 1
 
     init(templateName: String, source: String) {
         self.templateName = templateName
@@ -51,8 +57,7 @@ struct MustacheParser {
         var parser = MustacheParser(templateName: name, source: source)
         let tokens = try parser.tokenize()
         let resolved = resolveStandaloneLines(tokens)
-        var index = 0
-        return try parser.nest(resolved, index: &index, openers: [])
+        return try parser.nest(resolved)
     }
 
     // MARK: Tokens
@@ -61,21 +66,18 @@ struct MustacheParser {
         MustacheError(templateName: templateName, location: location, message: message, hint: hint)
     }
 
-    private var currentLocation: SourceLocation {
-        var column = 1
-        var index = lineStart
-        while index < position {
-            if bytes[index] & 0xC0 != 0x80 { column += 1 }
-            index += 1
-        }
-        return SourceLocation(line: line, column: column)
-    }
+    private var currentLocation: SourceLocation { SourceLocation(line: line, column: column) }
 
+    /// Moves to `end`, keeping line and column up to date: every byte is passed over once, so
+    /// locating a tag costs nothing however many share its line.
     private mutating func advance(to end: Int) {
         while position < end {
-            if bytes[position] == UInt8(ascii: "\n") {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\n") {
                 line += 1
-                lineStart = position + 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
             }
             position += 1
         }
@@ -256,76 +258,100 @@ struct MustacheParser {
         return TemplateReference(name: MustacheName(content), isDynamic: false, location: location)
     }
 
-    private func nest(
-        _ tokens: [Token], index: inout Int, openers: [(name: String, token: Token)]
-    ) throws(MustacheError) -> [MustacheNode] {
-        let opener = openers.last
+    /// One section, block or parent being filled while nesting: its opening tag and the nodes so far.
+    private struct OpenSection {
+        let name: String
+        let token: Token
         var nodes: [MustacheNode] = []
-        while index < tokens.count {
-            let token = tokens[index]
-            index += 1
+    }
+
+    /// Nests the tokens into nodes with an explicit stack of open sections (no recursion), so the
+    /// time is linear in the tokens and a deep template is an error, not a stack overflow.
+    private func nest(_ tokens: [Token]) throws(MustacheError) -> [MustacheNode] {
+        var root: [MustacheNode] = []
+        var open: [OpenSection] = []
+        // Adjacent text (one token per line, and around comments) becomes one node.
+        var pendingText = ""
+        func append(_ node: MustacheNode) {
+            if open.isEmpty { root.append(node) } else { open[open.count - 1].nodes.append(node) }
+        }
+        func flushText() {
+            guard !pendingText.isEmpty else { return }
+            append(.text(pendingText))
+            pendingText = ""
+        }
+        for token in tokens {
             switch token.kind {
             case .text(let text):
-                if case .text(let previous) = nodes.last {
-                    nodes[nodes.count - 1] = .text(previous + text)
-                } else {
-                    nodes.append(.text(text))
-                }
+                pendingText += text
             case .tag(let kind, let content):
+                if kind != .comment && kind != .delimiters { flushText() }
                 switch kind {
                 case .variable(let isEscaped):
-                    nodes.append(.variable(MustacheName(content), isEscaped: isEscaped))
+                    append(.variable(MustacheName(content), isEscaped: isEscaped))
                 case .comment, .delimiters:
                     break
                 case .partial:
-                    nodes.append(
+                    append(
                         .partial(
                             reference(content, at: token.location), indentation: token.indentation,
                             isStandalone: token.isStandalone))
-                case .sectionOpen, .invertedOpen:
-                    let children = try nest(tokens, index: &index, openers: openers + [(content, token)])
-                    nodes.append(.section(MustacheName(content), children, isInverted: kind == .invertedOpen))
-                case .blockOpen:
-                    let children = try nest(tokens, index: &index, openers: openers + [(content, token)])
-                    nodes.append(.block(Self.block(named: content, children: children, opener: token)))
-                case .parentOpen:
-                    let children = try nest(tokens, index: &index, openers: openers + [(content, token)])
-                    let blocks = children.compactMap { node -> MustacheBlock? in
-                        if case .block(let block) = node { return block }
-                        return nil
+                case .sectionOpen, .invertedOpen, .blockOpen, .parentOpen:
+                    guard open.count < Self.maximumNesting else {
+                        throw error(
+                            "sections nested deeper than \(Self.maximumNesting) levels", at: token.location,
+                            hint: "close some sections before opening more; a template needs only a few levels")
                     }
-                    nodes.append(
-                        .parent(
-                            reference(content, at: token.location), blocks: blocks,
-                            indentation: token.indentation, isStandalone: token.isStandalone))
+                    open.append(OpenSection(name: content, token: token))
                 case .close:
-                    guard let opener else {
+                    guard let opener = open.last else {
                         throw error(
                             "closing tag {{/\(content)}} has no matching opening tag", at: token.location,
                             hint: "remove it, or open the section with {{#\(content)}}")
                     }
-                    if opener.name != content, openers.dropLast().contains(where: { $0.name == content }) {
+                    if opener.name != content, open.dropLast().contains(where: { $0.name == content }) {
                         // Closing an outer section: the inner one was never closed.
                         throw error(
                             "section {{\(Self.sigil(of: opener.token))\(opener.name)}} is never closed (found {{/\(content)}} at line \(token.location.line), column \(token.location.column) first)",
                             at: opener.token.location, hint: "add {{/\(opener.name)}} where the section ends")
                     }
                     guard opener.name == content else {
-                        let open = opener.token.location
+                        let start = opener.token.location
                         throw error(
-                            "closing tag {{/\(content)}} does not match {{\(Self.sigil(of: opener.token))\(opener.name)}} opened at line \(open.line), column \(open.column)",
+                            "closing tag {{/\(content)}} does not match {{\(Self.sigil(of: opener.token))\(opener.name)}} opened at line \(start.line), column \(start.column)",
                             at: token.location, hint: "close it with {{/\(opener.name)}} first")
                     }
-                    return nodes
+                    open.removeLast()
+                    append(node(closing: opener))
                 }
             }
         }
-        if let opener {
+        if let opener = open.last {
             throw error(
                 "section {{\(Self.sigil(of: opener.token))\(opener.name)}} is never closed", at: opener.token.location,
                 hint: "add {{/\(opener.name)}} where the section ends")
         }
-        return nodes
+        flushText()
+        return root
+    }
+
+    /// The node a closed section, block or parent becomes.
+    private func node(closing section: OpenSection) -> MustacheNode {
+        guard case .tag(let kind, _) = section.token.kind else { return .text("") }
+        switch kind {
+        case .blockOpen:
+            return .block(Self.block(named: section.name, children: section.nodes, opener: section.token))
+        case .parentOpen:
+            let blocks = section.nodes.compactMap { node -> MustacheBlock? in
+                if case .block(let block) = node { return block }
+                return nil
+            }
+            return .parent(
+                reference(section.name, at: section.token.location), blocks: blocks,
+                indentation: section.token.indentation, isStandalone: section.token.isStandalone)
+        default:
+            return .section(MustacheName(section.name), section.nodes, isInverted: kind == .invertedOpen)
+        }
     }
 
     private static func sigil(of token: Token) -> String {
