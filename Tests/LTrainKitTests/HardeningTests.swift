@@ -140,4 +140,141 @@ import Testing
         #expect(log.errorCount == 5 && log.hasErrors)
         #expect(log.errors.map(\.message) == ["e0", "e1", "3 more errors not shown (only the first 2 are)"])
     }
+
+    // MARK: Files that are not what they seem
+
+    @Test func anIndexLinkedOutOfTheContentFolderIsRefused() throws {
+        let site = try TestSite.defaultSite()
+        let outside = try TestSite()
+        try outside.write("index.md", "---\ntitle: Leaked\n---\nA secret that must not appear.\n")
+        try site.remove("content/index.md")
+        try FileManager.default.createSymbolicLink(
+            atPath: site.content + "/index.md", withDestinationPath: outside.root + "/index.md")
+        let failures = site.failures()
+        #expect(failures.count == 1)
+        #expect(failures.first?.hasPrefix("content/index.md: error: symbolic link points outside its folder") == true)
+    }
+
+    @Test func aStationLinkedToTheIndexIsRefused() throws {
+        let site = try TestSite.defaultSite()
+        try FileManager.default.createSymbolicLink(
+            atPath: site.content + "/stations/09-home.md", withDestinationPath: "../index.md")
+        // (Its front matter also draws a warning as a station's: the index's keys mean nothing there.)
+        #expect(
+            site.failures().first
+                == "content/stations/09-home.md: error: is the same file as content/index.md (through a symbolic link): one file cannot be both the index and a station\n  hint: copy the file instead of linking to it"
+        )
+    }
+
+    @Test func anIndexLinkedInsideTheContentFolderWorks() throws {
+        let site = try TestSite.defaultSite()
+        try FileManager.default.moveItem(atPath: site.content + "/index.md", toPath: site.content + "/home.md")
+        try FileManager.default.createSymbolicLink(atPath: site.content + "/index.md", withDestinationPath: "home.md")
+        let report = try site.build()
+        #expect(report.stationCount > 0)
+    }
+
+    /// A FIFO where a file is expected: reading it blocked forever; as a template it was ignored.
+    @Test(arguments: ["content/index.md", "content/stations/09-pipe.md", "templates/station.mustache", "content/assets/pipe.png"])
+    func specialFilesAreNamedNeverOpened(_ relative: String) throws {
+        let site = try TestSite.defaultSite()
+        if FileManager.default.fileExists(atPath: site.root + "/" + relative) { try site.remove(relative) }
+        try FileManager.default.createDirectory(
+            atPath: (site.root + "/" + relative as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        #expect(mkfifo(site.root + "/" + relative, 0o644) == 0)
+        #expect(
+            site.failures() == [
+                "\(relative): error: is not a regular file or folder (a FIFO, socket or device)\n  hint: remove it, or replace it with an ordinary file"
+            ])
+    }
+
+    @Test func readingASpecialFileFailsAtOnce() throws {
+        let site = try TestSite()
+        #expect(mkfifo(site.root + "/pipe", 0o644) == 0)
+        #expect(throws: FileSystemError.self) { try FileSystem.read(site.root + "/pipe", limit: 100) }
+    }
+
+    @Test func aNULEscapeInFrontMatterIsAnError() throws {
+        let site = try TestSite.defaultSite()
+        try site.write("content/stations/03-union-square.md", "---\ntitle: \"\\0Union\"\n---\nBody.\n")
+        #expect(
+            site.failures() == [
+                "content/stations/03-union-square.md:2:8: error: value contains a NUL character (written as an escape such as \\0 or \\x00)\n  hint: remove the escape; NUL bytes are not allowed in any text"
+            ])
+    }
+
+    @Test func manyFrontMatterKeysAndItemsParseInLinearTime() throws {
+        // Adding to a mapping or list copied it, and duplicate keys were searched one by one.
+        let keys = (0..<50_000).map { "k\($0): v" }.joined(separator: "\n")
+        guard case .mapping(let pairs, _)? = try YAML.parse(keys) else {
+            Issue.record("expected a mapping")
+            return
+        }
+        #expect(pairs.count == 50_000)
+        let items = "[" + Array(repeating: "x", count: 100_000).joined(separator: ", ") + "]"
+        guard case .sequence(let values, _)? = try YAML.parse(items) else {
+            Issue.record("expected a sequence")
+            return
+        }
+        #expect(values.count == 100_000)
+        #expect(throws: YAMLError.self) { try YAML.parse("a: 1\nb: 2\na: 3\n") }
+    }
+
+    // MARK: What is printed is what is there
+
+    @Test func controlCharactersInPathsAndMessagesCannotForgeLines() {
+        let forged = Diagnostic.error(
+            "bad \u{1B}[31mred", path: "content/stations/07-x\nfake.md:1:1: error: all is lost.md",
+            hint: "a\u{202E}b")
+        #expect(
+            forged.description
+                == "content/stations/07-x\\nfake.md:1:1: error: all is lost.md: error: bad \\u{1B}[31mred\n  hint: a\\u{202E}b")
+        #expect(forged.description.split(separator: "\n").count == 2)
+    }
+
+    @Test func aFileNameThatIsNotUTF8IsNamedAsSuch() throws {
+        let site = try TestSite.defaultSite()
+        let name = Array((site.content + "/stations/07-x").utf8) + [0xFF] + Array(".md".utf8)
+        let descriptor = name.withUnsafeBufferPointer { buffer -> Int32 in
+            buffer.withMemoryRebound(to: CChar.self) { characters in
+                var terminated = Array(characters)
+                terminated.append(0)
+                return open(terminated, O_CREAT | O_WRONLY, 0o644)
+            }
+        }
+        #expect(descriptor >= 0)
+        close(descriptor)
+        #expect(
+            site.failures() == [
+                "content/stations/07-x\\xFF.md: error: file name is not valid UTF-8\n  hint: rename it: file names become page names and links, which are UTF-8 text"
+            ])
+    }
+
+    @Test func aStationNumberThatIsTooLongIsSaidSo() throws {
+        let site = try TestSite.defaultSite()
+        try site.write("content/stations/\(String(repeating: "1", count: 40))-long.md", "---\ntitle: Long\n---\n")
+        #expect(
+            site.failures() == [
+                "content/stations/\(String(repeating: "1", count: 40))-long.md: error: station number is too long: each part of it may have at most 9 digits\n  hint: renumber it with fewer digits; numbers only order the stations, like 03 or 03.1"
+            ])
+        #expect(SiteBuilder.hasOverlongNumber("03.1234567890-x.md"))
+        #expect(!SiteBuilder.hasOverlongNumber("123456789.1-x.md"))
+    }
+
+    // MARK: The right file blamed
+
+    @Test(arguments: [false, true])
+    func aBrokenLinkInTheLayoutIsReportedOnceAtTheLayout(changesDelimiters: Bool) throws {
+        let site = try TestSite.defaultSite()
+        var layout = try String(contentsOfFile: site.templates + "/layout.mustache", encoding: .utf8)
+        let link = "<link rel=\"icon\" href=\"missing-icon.png\">\n"
+        layout = layout.replacingOccurrences(of: "</head>\n", with: link + "</head>\n")
+        if changesDelimiters { layout = "{{=<% %>=}}\n" + layout.replacingOccurrences(of: "{{", with: "<%").replacingOccurrences(of: "}}", with: "%>") }
+        try site.write("templates/layout.mustache", layout)
+        let lines = layout.split(separator: "\n", omittingEmptySubsequences: false)
+        let line = (lines.firstIndex { $0.contains("missing-icon.png") } ?? 0) + 1
+        let failures = site.failures()
+        #expect(failures.count == 1, "\(failures)")
+        #expect(failures.first?.hasPrefix("templates/layout.mustache:\(line):24: error: link 'missing-icon.png' on ") == true)
+    }
 }

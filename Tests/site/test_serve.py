@@ -144,6 +144,11 @@ def test_the_built_output_never_contains_the_live_reload_script(served, tmp_path
     "/..\\..\\etc\\passwd",
     "/content/index.md",
     "/./index.html",
+    "/index.html%00",
+    "/index.html%00.txt",
+    "/%00",
+    "/index.html%",
+    "/index.html%ff",
 ])
 def test_no_path_outside_the_site_is_served(served, path):
     root, server = served
@@ -156,6 +161,33 @@ def test_no_path_outside_the_site_is_served(served, path):
     status = int(response.split(b" ", 2)[1])
     assert status in (400, 403, 404), response[:200]
     assert b"root:" not in response and b"title: L Train" not in response
+    if "%00" in path or path.endswith("%") or "%ff" in path:
+        # A NUL, a cut escape or bytes that are not UTF-8 make no path at all: never a page cut short.
+        assert status == 400, response[:200]
+
+
+def test_a_thousand_idle_connections_do_not_lock_the_preview_out(served):
+    import resource
+    _, server = served
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 4096), hard))
+    idle = []
+    try:
+        for _ in range(1100):
+            idle.append(socket.create_connection(("127.0.0.1", server.port), timeout=5))
+        # Past select()'s limit of 1,024 descriptors, a new client is still answered.
+        status, _, body = server.get("/")
+        assert status == 200 and b"<h1>L Train</h1>" in body
+        # Idle connections are closed by the server after its idle timeout (20 s).
+        started = time.monotonic()
+        idle[0].settimeout(40)
+        assert idle[0].recv(1) == b"", "the server closes an idle connection"
+        assert 15 < time.monotonic() - started < 40
+        assert server.get("/")[0] == 200
+    finally:
+        for connection in idle:
+            connection.close()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
 
 def test_a_symlink_out_of_the_content_folder_is_never_served(tmp_path):

@@ -392,6 +392,7 @@ public enum SiteBuild {
                         rendered += 1
                         let check = LinkChecker.checkPage(
                             outputPath: page.outputPath, bytes: page.bytes, templatePath: page.templatePath,
+                            templateSources: page.templateSources,
                             sourceLinks: page.sourceLinks, files: files)
                         // A page that links into another page's #fragment is always checked again,
                         // since the other page may have changed.

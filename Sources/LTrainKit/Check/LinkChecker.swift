@@ -24,6 +24,29 @@ public struct PageCheck: Sendable {
     }
 }
 
+/// A template's text with the path it is shown by, so that a broken link that came from a
+/// template is reported at the line where it is written, in whichever template that is.
+public struct TemplateSource: Sendable {
+    public var path: String
+    public var text: String
+
+    public init(path: String, text: String) {
+        self.path = path
+        self.text = text
+    }
+
+    /// Where `link` is written as an attribute value (quoted or not), else anywhere, if at all.
+    func location(of link: String) -> SourceLocation? {
+        guard !link.isEmpty else { return nil }
+        for written in ["\"\(link)\"", "'\(link)'", "=\(link)", link] {
+            guard let range = text.range(of: written) else { continue }
+            let start = written == link ? range.lowerBound : text.index(after: range.lowerBound)
+            return SourceText.location(of: start, in: text)
+        }
+        return nil
+    }
+}
+
 /// The Check stage: every `href` and `src` in every page must resolve to a file of the output
 /// (and to an `id` on it when it has a `#fragment`). A broken link is an error naming the Markdown
 /// file and line where it was written, or the template it came from.
@@ -108,21 +131,28 @@ public enum LinkChecker {
     /// Checks one rendered page against the set of every output path: safe to run on many pages
     /// at once. Links into other pages' fragments are left for `checkFragments`.
     public static func checkPage(
-        outputPath: String, html: String, templatePath: String, sourceLinks: [SourceLink], files: Set<String>
+        outputPath: String, html: String, templatePath: String, templateSources: [TemplateSource] = [],
+        sourceLinks: [SourceLink], files: Set<String>
     ) -> PageCheck {
-        check(outputPath, HTMLScanner.scan(html), templatePath: templatePath, sourceLinks: sourceLinks, files: files)
+        check(
+            outputPath, HTMLScanner.scan(html), templatePath: templatePath, templateSources: templateSources,
+            sourceLinks: sourceLinks, files: files)
     }
 
     /// `checkPage` over the page's UTF-8 bytes, as rendered.
+    /// `templateSources`: the page's template and every template it can include, in that order.
     public static func checkPage(
-        outputPath: String, bytes: [UInt8], templatePath: String, sourceLinks: [SourceLink], files: Set<String>
+        outputPath: String, bytes: [UInt8], templatePath: String, templateSources: [TemplateSource] = [],
+        sourceLinks: [SourceLink], files: Set<String>
     ) -> PageCheck {
-        check(outputPath, HTMLScanner.scan(bytes), templatePath: templatePath, sourceLinks: sourceLinks, files: files)
+        check(
+            outputPath, HTMLScanner.scan(bytes), templatePath: templatePath, templateSources: templateSources,
+            sourceLinks: sourceLinks, files: files)
     }
 
     private static func check(
         _ outputPath: String, _ scanned: (links: [String], ids: Set<String>), templatePath: String,
-        sourceLinks: [SourceLink], files: Set<String>
+        templateSources: [TemplateSource], sourceLinks: [SourceLink], files: Set<String>
     ) -> PageCheck {
         var check = PageCheck(outputPath: outputPath, ids: scanned.ids, problems: [], external: [], fragmentLinks: [])
         var reported: Set<String> = []
@@ -135,7 +165,7 @@ public enum LinkChecker {
                 let problem = diagnostic(
                     for: link, reason: "points to no id '\(fragment)' on \(target)",
                     hint: "check the spelling of the id it should point to", outputPath: outputPath,
-                    templatePath: templatePath, sourceLinks: sourceLinks)
+                    templatePath: templatePath, templateSources: templateSources, sourceLinks: sourceLinks)
                 check.fragmentLinks.append((target, fragment, problem))
             case .external:
                 check.external.append(link)
@@ -144,7 +174,7 @@ public enum LinkChecker {
                 check.problems.append(
                     diagnostic(
                         for: link, reason: reason, hint: hint, outputPath: outputPath, templatePath: templatePath,
-                        sourceLinks: sourceLinks))
+                        templateSources: templateSources, sourceLinks: sourceLinks))
             }
         }
         return check
@@ -161,13 +191,22 @@ public enum LinkChecker {
             for page in pages where targets.contains(page.outputPath) { idsByPath[page.outputPath] = page.ids }
         }
         var external: Set<String> = []
+        // A link written once in a template shared by many pages (a layout, a partial) is one
+        // problem: reported at its place once, for the first page it breaks on.
+        var reportedPlaces: Set<String> = []
+        func report(_ problem: Diagnostic) {
+            if let path = problem.path, let location = problem.location {
+                guard reportedPlaces.insert("\(path):\(location.line):\(location.column)").inserted else { return }
+            }
+            log.report(problem)
+        }
         for page in pages {
-            log.report(contentsOf: page.problems)
+            for problem in page.problems { report(problem) }
             external.formUnion(page.external)
             var reported: Set<String> = []
             for link in page.fragmentLinks {
                 guard let ids = idsByPath[link.target], !ids.contains(link.fragment) else { continue }
-                if reported.insert(link.problem.description).inserted { log.report(link.problem) }
+                if reported.insert(link.problem.description).inserted { report(link.problem) }
             }
         }
         return external.sorted()
@@ -205,7 +244,7 @@ public enum LinkChecker {
     /// A broken link's diagnostic: at the Markdown line where it was written, or at the template.
     private static func diagnostic(
         for link: String, reason: String, hint: String, outputPath: String, templatePath: String,
-        sourceLinks: [SourceLink]
+        templateSources: [TemplateSource] = [], sourceLinks: [SourceLink]
     ) -> Diagnostic {
         // cmark %-escapes what a URL may not hold (`a b.html` is written `a%20b.html`): a link
         // matches its Markdown source as written or, failing that, once both are %-decoded.
@@ -217,6 +256,11 @@ public enum LinkChecker {
             if templatePath == outputPath || templatePath.hasSuffix("/" + outputPath) {
                 // Checking a built folder: the page itself is all there is to name.
                 return .error("link '\(link)' \(reason)", path: templatePath, hint: hint)
+            }
+            for template in templateSources {
+                if let location = template.location(of: link) {
+                    return .error("link '\(link)' on \(outputPath) \(reason)", path: template.path, at: location, hint: hint)
+                }
             }
             return .error(
                 "link '\(link)' on \(outputPath) \(reason)", path: templatePath,

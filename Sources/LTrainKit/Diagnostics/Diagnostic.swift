@@ -54,21 +54,49 @@ public struct Diagnostic: Sendable, Hashable, Error, CustomStringConvertible {
         Diagnostic(.warning, path: path, location: location, message: message, hint: hint)
     }
 
-    /// `path:line:column: error: message`, then `  hint: …` on its own line.
+    /// `path:line:column: error: message`, then `  hint: …` on its own line. Control characters
+    /// in any part are escaped, so a file named `x\nfake.md:1:1: error: …` cannot print a line of
+    /// its own.
     public var description: String {
         var prefix = ""
         if let path {
-            prefix = path
+            prefix = Self.printable(path)
             if let location {
                 prefix += ":\(location.line):\(location.column)"
             }
             prefix += ": "
         }
-        var text = "\(prefix)\(severity.rawValue): \(message)"
+        var text = "\(prefix)\(severity.rawValue): \(Self.printable(message))"
         if let hint {
-            text += "\n  hint: \(hint)"
+            text += "\n  hint: \(Self.printable(hint))"
         }
         return text
+    }
+
+    /// `text` with every control character (C0, DEL, C1) and every bidirectional-text control
+    /// written as an escape (`\n`, `\t`, `\u{1B}`), so what is printed is what the text is.
+    public static func printable(_ text: String) -> String {
+        func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+            switch scalar.value {
+            case 0..<0x20, 0x7F...0x9F, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
+            default: return false
+            }
+        }
+        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            guard needsEscape(scalar) else {
+                result.unicodeScalars.append(scalar)
+                continue
+            }
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\t": result += "\\t"
+            case "\r": result += "\\r"
+            default: result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            }
+        }
+        return result
     }
 }
 

@@ -9,6 +9,9 @@ public struct ContentFile: Sendable {
     /// The path inside the content folder, e.g. `stations/01-eighth-avenue.md`.
     public var relativePath: String
     public var document: FrontMatterDocument
+    /// The file's canonical path once symbolic links are followed, so that one file read in two
+    /// roles (a station linked to `index.md`) is noticed; empty when not known.
+    var identity = ""
 
     public var fileName: String { lastPathComponent(relativePath) }
 }
@@ -57,20 +60,76 @@ public enum ContentLoader {
     public static func loadContent(from directory: String, log: inout DiagnosticLog) -> LoadedContent? {
         guard let root = checkedRoot(directory, role: "content", log: &log) else { return nil }
         var content = LoadedContent()
-        let indexPath = joinPath(directory, "index.md")
-        switch FileSystem.kind(of: joinPath(root, "index.md")) {
-        case .missing:
+        content.index = readIndex(root: root, display: directory, log: &log)
+        content.stations = markdownFiles(in: "stations", root: root, display: directory, log: &log)
+        content.checklists = markdownFiles(in: "checklists", root: root, display: directory, log: &log)
+        content.assets = assets(root: root, display: directory, log: &log)
+        checkOneRolePerFile(content, log: &log)
+        return content
+    }
+
+    /// `index.md`: a regular file, or a symbolic link to one inside the content folder.
+    private static func readIndex(root: String, display: String, log: inout DiagnosticLog) -> ContentFile? {
+        let indexPath = joinPath(display, "index.md")
+        let path = joinPath(root, "index.md")
+        let resolved = resolved(path, root: root, display: indexPath, log: &log)
+        switch resolved.kind {
+        case .file:
+            var index = readMarkdown("index.md", root: root, display: display, log: &log)
+            index?.identity = resolved.identity
+            return index
+        case .missing where FileSystem.kind(of: path) == .missing:
             log.report(
                 .error(
                     "the content folder has no index.md", path: indexPath,
                     hint: "create \(indexPath) with front matter 'title: Your Site' between '---' lines"))
+        case .directory:
+            log.report(.error("index.md is a folder", path: indexPath, hint: "index.md must be a Markdown file"))
         default:
-            content.index = readMarkdown("index.md", root: root, display: directory, log: &log)
+            // A link that leads nowhere or out of the folder was reported where it was resolved.
+            reportUnreadable(resolved.kind, display: indexPath, log: &log)
         }
-        content.stations = markdownFiles(in: "stations", root: root, display: directory, log: &log)
-        content.checklists = markdownFiles(in: "checklists", root: root, display: directory, log: &log)
-        content.assets = assets(root: root, display: directory, log: &log)
-        return content
+        return nil
+    }
+
+    /// One file plays one role: a symbolic link that makes a file both the index and a station,
+    /// or a station and a checklist, is an error (its front matter means different things in
+    /// each). Two stations linked to one file stay allowed: an alias with a slug of its own.
+    static func checkOneRolePerFile(_ content: LoadedContent, log: inout DiagnosticLog) {
+        var roles: [String: (role: String, path: String)] = [:]
+        let files =
+            [content.index].compactMap { $0 }.map { ("the index", $0) } + content.stations.map { ("a station", $0) }
+            + content.checklists.map { ("a checklist", $0) }
+        for (role, file) in files where !file.identity.isEmpty {
+            guard let first = roles[file.identity] else {
+                roles[file.identity] = (role, file.displayPath)
+                continue
+            }
+            if first.role != role {
+                log.report(
+                    .error(
+                        "is the same file as \(first.path) (through a symbolic link): one file cannot be both \(first.role) and \(role)",
+                        path: file.displayPath, hint: "copy the file instead of linking to it"))
+            }
+        }
+    }
+
+    /// Reports a directory entry that cannot be read as a file: a special file, or a name that is not UTF-8.
+    private static func reportUnreadable(_ kind: FileSystem.Kind, display: String, log: inout DiagnosticLog) {
+        switch kind {
+        case .other:
+            log.report(
+                .error(
+                    "is not a regular file or folder (a FIFO, socket or device)", path: display,
+                    hint: "remove it, or replace it with an ordinary file"))
+        case .invalidName:
+            log.report(
+                .error(
+                    "file name is not valid UTF-8", path: display,
+                    hint: "rename it: file names become page names and links, which are UTF-8 text"))
+        default:
+            break
+        }
     }
 
     /// The built-in templates and theme files (see `DefaultTemplates`), as loaded templates.
@@ -144,7 +203,7 @@ public enum ContentLoader {
                 continue
             }
             if relative == "index.md" {
-                content.index = readMarkdown(relative, root: root, display: directory, log: &log)
+                content.index = readIndex(root: root, display: directory, log: &log)
                 continue
             }
             guard parts.count == 2, parts[0] == "stations" || parts[0] == "checklists" else { return false }
@@ -152,12 +211,13 @@ public enum ContentLoader {
                 if FileSystem.kind(of: path) == .directory { return false }
                 continue
             }
-            let kind = FileSystem.kind(of: path)
             var file: ContentFile?
-            if kind == .file || kind == .symbolicLink,
-                resolvedKind(path, root: root, display: joinPath(directory, relative), log: &log) == .file
-            {
+            let resolved = resolved(path, root: root, display: joinPath(directory, relative), log: &log)
+            if resolved.kind == .file {
                 file = readMarkdown(relative, root: root, display: directory, log: &log)
+                file?.identity = resolved.identity
+            } else {
+                reportUnreadable(resolved.kind, display: joinPath(directory, relative), log: &log)
             }
             func update(_ files: inout [ContentFile]) {
                 files.removeAll { $0.relativePath == relative }
@@ -171,6 +231,7 @@ public enum ContentLoader {
         if assetsChanged {
             content.assets = assets(root: root, display: directory, log: &log)
         }
+        checkOneRolePerFile(content, log: &log)
         return true
     }
 
@@ -213,20 +274,24 @@ public enum ContentLoader {
         var found: [(String, String)] = []
         func walk(_ relative: String) {
             let absolute = relative.isEmpty ? root : joinPath(root, relative)
-            let names: [String]
+            let entries: [(name: String, kind: FileSystem.Kind?)]
             do {
-                names = try FileSystem.entries(of: absolute)
+                entries = try FileSystem.typedEntries(of: absolute)
             } catch {
                 log.report(.error(error.message, path: joinPath(display, relative)))
                 return
             }
-            for name in names where !name.hasPrefix(".") {
-                let childRelative = relative.isEmpty ? name : joinPath(relative, name)
+            for entry in entries where !entry.name.hasPrefix(".") {
+                let childRelative = relative.isEmpty ? entry.name : joinPath(relative, entry.name)
                 let childAbsolute = joinPath(root, childRelative)
-                switch resolvedKind(childAbsolute, root: root, display: joinPath(display, childRelative), log: &log) {
+                let childDisplay = joinPath(display, childRelative)
+                let kind =
+                    entry.kind == .invalidName
+                    ? .invalidName : resolved(childAbsolute, root: root, display: childDisplay, log: &log).kind
+                switch kind {
                 case .file: found.append((childRelative, childAbsolute))
                 case .directory: walk(childRelative)
-                default: continue
+                default: reportUnreadable(kind, display: childDisplay, log: &log)
                 }
             }
         }
@@ -238,25 +303,26 @@ public enum ContentLoader {
         return found
     }
 
-    /// The kind of a path after following a symbolic link, which must stay inside the root folder.
-    private static func resolvedKind(
+    /// The kind of a path after following a symbolic link, which must stay inside the root folder,
+    /// and the canonical path of what it leads to (empty when there is nothing to read).
+    private static func resolved(
         _ path: String, root: String, display: String, log: inout DiagnosticLog
-    ) -> FileSystem.Kind {
+    ) -> (kind: FileSystem.Kind, identity: String) {
         let kind = FileSystem.kind(of: path)
-        guard kind == .symbolicLink else { return kind }
+        guard kind == .symbolicLink else { return (kind, kind == .missing ? "" : path) }
         guard let target = FileSystem.realPath(path) else {
             log.report(
                 .error(
                     "symbolic link points to a file that does not exist", path: display,
                     hint: "remove the link or make it point to a file inside the folder"))
-            return .missing
+            return (.missing, "")
         }
         guard FileSystem.isInside(target, root) else {
             log.report(
                 .error(
                     "symbolic link points outside its folder (to \(target))", path: display,
                     hint: "copy the file into the folder instead of linking to it"))
-            return .missing
+            return (.missing, "")
         }
         let targetKind = FileSystem.kind(of: target)
         if targetKind == .directory {
@@ -264,9 +330,9 @@ public enum ContentLoader {
                 .warning(
                     "symbolic link to a folder is not followed", path: display,
                     hint: "move the folder here, or link the files one by one"))
-            return .missing
+            return (.missing, "")
         }
-        return targetKind
+        return (targetKind, target)
     }
 
     /// Whether `folder` (of the root) is a folder to read: a real folder, or a link to one inside the root.
@@ -304,14 +370,30 @@ public enum ContentLoader {
             log.report(.error(error.message, path: joinPath(display, folder)))
             return []
         }
+        // Each file's canonical path: the folder's own (it may be a link inside the root), then the name.
+        let folderIdentity = FileSystem.realPath(absolute) ?? absolute
         var relatives: [String] = []
+        var identities: [String] = []
         for entry in entries where entry.name.hasSuffix(".md") && !entry.name.hasPrefix(".") {
             let relative = joinPath(folder, entry.name)
+            let entryDisplay = joinPath(display, relative)
             // A regular file as listed needs no stat; links and unknown kinds are looked at closely.
-            let kind =
-                entry.kind == .file
-                ? .file : resolvedKind(joinPath(root, relative), root: root, display: joinPath(display, relative), log: &log)
-            if kind == .file { relatives.append(relative) }
+            var resolved: (kind: FileSystem.Kind, identity: String) = (.file, joinPath(folderIdentity, entry.name))
+            if entry.kind == .invalidName {
+                resolved = (.invalidName, "")
+            } else if entry.kind != .file {
+                resolved = Self.resolved(joinPath(root, relative), root: root, display: entryDisplay, log: &log)
+                if resolved.identity == joinPath(root, relative) { resolved.identity = joinPath(folderIdentity, entry.name) }
+            }
+            switch resolved.kind {
+            case .file:
+                relatives.append(relative)
+                identities.append(resolved.identity)
+            case .directory, .missing:
+                continue
+            default:
+                reportUnreadable(resolved.kind, display: entryDisplay, log: &log)
+            }
         }
         // Reading and parsing front matter is independent per file: do it on every core, then
         // keep files and problems in name order so the outcome does not depend on scheduling.
@@ -326,9 +408,12 @@ public enum ContentLoader {
             return (file, fileLog.diagnostics)
         }
         var files: [ContentFile] = []
-        for (file, diagnostics) in results {
+        for (index, (file, diagnostics)) in results.enumerated() {
             log.report(contentsOf: diagnostics)
-            if let file { files.append(file) }
+            if var file {
+                file.identity = identities[index]
+                files.append(file)
+            }
         }
         return files
     }

@@ -11,7 +11,11 @@ enum FileSystem {
         case file
         case directory
         case symbolicLink
+        /// A FIFO, socket or device: never opened for reading, since opening one can block.
         case other
+        /// A name that is not valid UTF-8 (listings give it with its bytes escaped, `\xFF`): it
+        /// cannot be named in a page or a message as it is.
+        case invalidName
         case missing
 
         /// The kind `stat` gives in `st_mode`.
@@ -82,14 +86,9 @@ enum FileSystem {
         path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
     }
 
-    /// Names in a folder, sorted, without `.` and `..`.
+    /// Names in a folder, sorted, without `.` and `..` (names that are not UTF-8 escaped, see `escapedName`).
     static func entries(of directory: String) throws(FileSystemError) -> [String] {
-        do {
-            return try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
-        } catch {
-            let reason = (error as NSError).localizedFailureReason ?? error.localizedDescription
-            throw FileSystemError(message: "cannot list the folder: \(reason)")
-        }
+        try typedEntries(of: directory).map(\.name)
     }
 
     /// Names in a folder, sorted, without `.` and `..`, each with its kind as the folder lists it
@@ -109,8 +108,10 @@ enum FileSystem {
         defer { closedir(handle) }
         var entries: [(name: String, kind: Kind?)] = []
         while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            guard let name = String(validating: bytes, as: UTF8.self) else {
+                entries.append((escapedName(bytes), .invalidName))
+                continue
             }
             if name == "." || name == ".." { continue }
             let kind: Kind?
@@ -126,19 +127,39 @@ enum FileSystem {
         return entries
     }
 
+    /// A file name that is not valid UTF-8, readable: valid runs as they are, other bytes as `\xFF`.
+    static func escapedName(_ bytes: [UInt8]) -> String {
+        var name = ""
+        var rest = bytes[...]
+        while !rest.isEmpty {
+            // The longest valid prefix, then one invalid byte.
+            var end = rest.endIndex
+            while end > rest.startIndex, String(validating: rest[rest.startIndex..<end], as: UTF8.self) == nil {
+                end -= 1
+            }
+            name += String(decoding: rest[rest.startIndex..<end], as: UTF8.self)
+            guard end < rest.endIndex else { break }
+            name += "\\x" + String(rest[end], radix: 16, uppercase: true)
+            rest = rest[(end + 1)...]
+        }
+        return name
+    }
+
     static func describe(errno code: Int32) -> String {
         String(cString: strerror(code))
     }
 
-    /// Reads a whole file, refusing one larger than `limit` bytes.
+    /// Reads a whole file, refusing one larger than `limit` bytes, and anything that is not a
+    /// regular file. Opened without blocking: opening a FIFO for reading would otherwise wait for
+    /// a writer forever (O_NONBLOCK changes nothing for regular files).
     static func read(_ path: String, limit: Int) throws(FileSystemError) -> [UInt8] {
-        try read(opening: open(path, O_RDONLY | O_CLOEXEC), limit: limit)
+        try read(opening: open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), limit: limit)
     }
 
     /// Reads the file `name` of the folder open as `directory` (see `openFolder`): one path
     /// component to look up instead of the whole path, for folders of thousands of files.
     static func read(_ name: String, in directory: Int32, limit: Int) throws(FileSystemError) -> [UInt8] {
-        try read(opening: openat(directory, name, O_RDONLY | O_CLOEXEC), limit: limit)
+        try read(opening: openat(directory, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK), limit: limit)
     }
 
     /// A folder's descriptor for `read(_:in:limit:)`, or nil when it cannot be opened; close it after.
@@ -159,6 +180,9 @@ enum FileSystem {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
             throw FileSystemError(message: "cannot read the file: \(describe(errno: errno))")
+        }
+        guard Kind(mode: info.st_mode) == .file else {
+            throw FileSystemError.notARegularFile
         }
         let size = Int(info.st_size)
         guard size <= limit else {
@@ -228,6 +252,9 @@ struct FileSystemError: Error {
     var hint: String?
     /// The hint then ends with the command to run, and the caller adds the file's name.
     var isPermissionDenied = false
+
+    static let notARegularFile = FileSystemError(
+        message: "is not a regular file (a FIFO, socket or device)", hint: "replace it with an ordinary file")
 }
 
 /// Joins path components with `/`, dropping a leading `./` so paths read as the user typed them.

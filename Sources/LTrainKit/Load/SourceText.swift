@@ -20,6 +20,12 @@ enum SourceText {
         return .success(String(decoding: bytes[start...], as: UTF8.self))
     }
 
+    /// The line and column of a position in a text.
+    static func location(of position: String.Index, in text: String) -> SourceLocation {
+        let bytes = Array(text.utf8[..<position])
+        return location(of: bytes.count, in: bytes, from: 0)
+    }
+
     private static func location(of offset: Int, in bytes: [UInt8], from start: Int) -> SourceLocation {
         var line = 1
         var column = 1

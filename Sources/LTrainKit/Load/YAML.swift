@@ -72,9 +72,16 @@ public enum YAML {
     }
 
     private struct Builder {
-        enum Frame {
-            case sequence([YAMLNode], SourceLocation)
-            case mapping([(key: String, keyLocation: SourceLocation, value: YAMLNode)], SourceLocation, pendingKey: (String, SourceLocation)?)
+        /// A sequence or mapping being filled. Changed in place on the stack (never popped and
+        /// pushed back), so adding an item copies nothing, and keys are looked up in a set: a
+        /// mapping of N keys costs O(N).
+        struct Frame {
+            let isMapping: Bool
+            let start: SourceLocation
+            var items: [YAMLNode] = []
+            var pairs: [(key: String, keyLocation: SourceLocation, value: YAMLNode)] = []
+            var keys: Set<String> = []
+            var pendingKey: (String, SourceLocation)?
         }
         let lineOffset: Int
         var stack: [Frame] = []
@@ -106,19 +113,23 @@ public enum YAML {
                         hint: "write the value out in full instead of referring to an anchor")
                 case YAML_SCALAR_EVENT:
                     let scalar = event.data.scalar
-                    let value = String(decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length), as: UTF8.self)
+                    let bytes = UnsafeBufferPointer(start: scalar.value, count: scalar.length)
+                    // The text is free of NUL (checked when read), but an escape such as "\0" makes one.
+                    if bytes.contains(0) {
+                        throw YAMLError(
+                            message: "value contains a NUL character (written as an escape such as \\0 or \\x00)",
+                            location: location, hint: "remove the escape; NUL bytes are not allowed in any text")
+                    }
+                    let value = String(decoding: bytes, as: UTF8.self)
                     let isPlain = scalar.style == YAML_PLAIN_SCALAR_STYLE && scalar.plain_implicit == 1
                     try add(.scalar(value, isPlain: isPlain, location))
                 case YAML_SEQUENCE_START_EVENT:
-                    try push(.sequence([], location), at: location)
+                    try push(Frame(isMapping: false, start: location), at: location)
                 case YAML_MAPPING_START_EVENT:
-                    try push(.mapping([], location, pendingKey: nil), at: location)
+                    try push(Frame(isMapping: true, start: location), at: location)
                 case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
                     guard let frame = stack.popLast() else { continue }
-                    switch frame {
-                    case .sequence(let items, let start): try add(.sequence(items, start))
-                    case .mapping(let pairs, let start, _): try add(.mapping(pairs, start))
-                    }
+                    try add(frame.isMapping ? .mapping(frame.pairs, frame.start) : .sequence(frame.items, frame.start))
                 default:
                     continue
                 }
@@ -135,31 +146,30 @@ public enum YAML {
         }
 
         mutating func add(_ node: YAMLNode) throws(YAMLError) {
-            guard let top = stack.popLast() else {
+            guard !stack.isEmpty else {
                 root = node
                 return
             }
-            switch top {
-            case .sequence(var items, let start):
-                items.append(node)
-                stack.append(.sequence(items, start))
-            case .mapping(var pairs, let start, let pendingKey):
-                if let (key, keyLocation) = pendingKey {
-                    if pairs.contains(where: { $0.key == key }) {
-                        throw YAMLError(
-                            message: "key '\(key)' appears twice", location: keyLocation,
-                            hint: "keep one '\(key):' line")
-                    }
-                    pairs.append((key, keyLocation, node))
-                    stack.append(.mapping(pairs, start, pendingKey: nil))
-                } else {
-                    guard case .scalar(let key, _, let keyLocation) = node else {
-                        throw YAMLError(
-                            message: "a mapping key must be plain text", location: node.location,
-                            hint: "write keys as simple words, like 'title:'")
-                    }
-                    stack.append(.mapping(pairs, start, pendingKey: (key, keyLocation)))
+            let top = stack.count - 1
+            guard stack[top].isMapping else {
+                stack[top].items.append(node)
+                return
+            }
+            if let (key, keyLocation) = stack[top].pendingKey {
+                guard stack[top].keys.insert(key).inserted else {
+                    throw YAMLError(
+                        message: "key '\(key)' appears twice", location: keyLocation,
+                        hint: "keep one '\(key):' line")
                 }
+                stack[top].pairs.append((key, keyLocation, node))
+                stack[top].pendingKey = nil
+            } else {
+                guard case .scalar(let key, _, let keyLocation) = node else {
+                    throw YAMLError(
+                        message: "a mapping key must be plain text", location: node.location,
+                        hint: "write keys as simple words, like 'title:'")
+                }
+                stack[top].pendingKey = (key, keyLocation)
             }
         }
 

@@ -83,6 +83,16 @@ public enum SiteBuilder {
 
     // MARK: Stations
 
+    /// Digits one part of a station number may have (more would not fit an `Int` for long).
+    static let maximumNumberDigits = 9
+
+    /// Whether the file name starts with a station number (digits and dots) one part of which is
+    /// longer than `maximumNumberDigits`.
+    static func hasOverlongNumber(_ name: String) -> Bool {
+        let number = name.utf8.prefix { $0 == UInt8(ascii: ".") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+        return number.split(separator: UInt8(ascii: ".")).contains { $0.count > maximumNumberDigits }
+    }
+
     /// `NN-slug.md` → ([NN], slug); `NN.M-slug.md` → ([NN, M], slug), which sorts between NN and NN+1.
     static func parseStationFileName(_ name: String) -> (number: [Int], slug: String)? {
         // Byte by byte: the number is ASCII digits and dots, and ends at the first '-'.
@@ -98,7 +108,7 @@ public enum SiteBuilder {
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"):
                 digits += 1
-                guard digits <= 9 else { return nil }
+                guard digits <= maximumNumberDigits else { return nil }
                 part = part * 10 + Int(byte - UInt8(ascii: "0"))
             case UInt8(ascii: "."), UInt8(ascii: "-"):
                 guard digits > 0 else { return nil }
@@ -142,6 +152,14 @@ public enum SiteBuilder {
     /// whether it is a draft; nil, with the problems logged, when the file is not a valid station.
     static func station(from file: ContentFile, log: inout DiagnosticLog) -> (station: Station?, isDraft: Bool, slugLocation: SourceLocation?)? {
         guard let (number, fileSlug) = parseStationFileName(file.fileName) else {
+            if hasOverlongNumber(file.fileName) {
+                log.report(
+                    .error(
+                        "station number is too long: each part of it may have at most \(maximumNumberDigits) digits",
+                        path: file.displayPath,
+                        hint: "renumber it with fewer digits; numbers only order the stations, like 03 or 03.1"))
+                return nil
+            }
             log.report(
                 .error(
                     "station file name must start with its number, like 03-union-square.md", path: file.displayPath,

@@ -48,6 +48,8 @@ public struct RenderedPage: Sendable {
     public var html: String { String(decoding: bytes, as: UTF8.self) }
     /// The template that rendered it (`templates/station.mustache`), for diagnostics.
     public var templatePath: String
+    /// That template and every template it can include, for finding where a link was written.
+    public var templateSources: [TemplateSource]
     public var sourceLinks: [SourceLink]
 }
 
@@ -61,6 +63,8 @@ public struct PageRenderer: Sendable {
     public let routes: Routes
     public private(set) var library: MustacheLibrary
     public private(set) var templatePaths: [String: String]
+    /// For each template: itself, then every template it can include (partials, parents), with their text.
+    private let includedSources: [String: [TemplateSource]]
     /// What `site` and `files` hold for a page depends only on the page's folder (links are
     /// relative to it): built once per folder, shared by every page in it.
     private var folderValues: [String: (site: MustacheValue, files: MustacheValue)]
@@ -113,6 +117,7 @@ public struct PageRenderer: Sendable {
         self.routes = routes
         self.library = library
         self.templatePaths = templatePaths
+        self.includedSources = Self.includedSources(library: library, paths: templatePaths, sources: templateSources)
         let fileKeys = routes.filePaths.sorted().map { (key: Self.fileKey($0), path: $0) }
         self.fileKeys = fileKeys
         self.folderValues = Self.folderValues(
@@ -226,6 +231,28 @@ public struct PageRenderer: Sendable {
         return hasher.hash
     }
 
+    /// For each page template, its source and those of every template it includes, nearest first.
+    private static func includedSources(
+        library: MustacheLibrary, paths: [String: String], sources: [String: String]
+    ) -> [String: [TemplateSource]] {
+        var result: [String: [TemplateSource]] = [:]
+        for name in pageTemplates + ["404"] where library.contains(name) {
+            var seen: Set<String> = [name]
+            var queue = [name]
+            var index = 0
+            while index < queue.count {
+                for reference in library.references(in: queue[index]) where seen.insert(reference.name).inserted {
+                    queue.append(reference.name)
+                }
+                index += 1
+            }
+            result[name] = queue.compactMap { included in
+                sources[included].map { TemplateSource(path: paths[included] ?? "\(included).mustache", text: $0) }
+            }
+        }
+        return result
+    }
+
     /// The name by which templates refer to a file: every character that is not a letter or digit
     /// becomes `_`, so `style.css` is `{{files.style_css}}`.
     public static func fileKey(_ outputPath: String) -> String {
@@ -245,7 +272,7 @@ public struct PageRenderer: Sendable {
             let bytes = try library.renderBytes(templateName, context)
             return RenderedPage(
                 page: page, outputPath: outputPath, bytes: bytes, templatePath: templatePath,
-                sourceLinks: sourceLinks)
+                templateSources: includedSources[templateName] ?? [], sourceLinks: sourceLinks)
         } catch {
             throw Diagnostic.error(
                 error.message, path: templatePaths[error.templateName] ?? error.templateName, at: error.location,

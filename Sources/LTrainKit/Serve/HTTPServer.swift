@@ -15,7 +15,10 @@ public enum HTTPAnswer: Sendable {
 }
 
 /// The one place that talks to GNU libmicrohttpd: a thread per connection (so an event stream
-/// may wait), bound to a socket ltrain opens itself on the address asked for.
+/// may wait), bound to a socket ltrain opens itself on the address asked for. Connections are
+/// watched with poll(), not select(), so descriptors above 1,024 work; the process may open as
+/// many files as its hard limit allows, and idle connections are closed after
+/// `idleTimeoutSeconds`, so a crowd of idle connections cannot lock the preview out.
 public final class HTTPServer: @unchecked Sendable {
     public typealias Handler = @Sendable (_ method: String, _ path: String, _ ifNoneMatch: String?) -> HTTPAnswer
 
@@ -24,6 +27,10 @@ public final class HTTPServer: @unchecked Sendable {
     private let handler: Handler
     public let port: Int
     public let host: String
+    /// Connections quiet for this long are closed (event streams send a keep-alive every 15 s).
+    public static let idleTimeoutSeconds: UInt32 = 20
+    /// The most connections served at once, each with a thread of its own.
+    public static let maximumConnections = 4_096
 
     /// Listens on `host:port` (port 0 picks a free one; `port` then tells which).
     public init(host: String, port: Int, handler: @escaping Handler) throws(Diagnostic) {
@@ -64,11 +71,20 @@ public final class HTTPServer: @unchecked Sendable {
             }
         }
         self.port = actualPort
-        let flags = UInt32(MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue)
+        let flags = UInt32(
+            MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_POLL.rawValue)
         let context = Unmanaged.passUnretained(self).toOpaque()
+        // Each connection needs a descriptor; keep some for the watcher and the files a rebuild reads.
+        let connectionLimit = min(Self.maximumConnections, max(16, Self.raiseOpenFileLimit() - 64))
         let options: [CVarArg] = [
             Int32(MHD_OPTION.LISTEN_SOCKET.rawValue), socketFD,
-            Int32(MHD_OPTION.CONNECTION_TIMEOUT.rawValue), UInt32(60),
+            Int32(MHD_OPTION.CONNECTION_TIMEOUT.rawValue), Self.idleTimeoutSeconds,
+            Int32(MHD_OPTION.CONNECTION_LIMIT.rawValue), UInt32(connectionLimit),
+            // The path is given to `answer` as it came, %-escapes and all: libmicrohttpd's own
+            // decoding ends the path at a %00, so /index.html%00.txt would be served as /index.html.
+            // A C function pointer goes through the variadic list as a plain pointer; its context is NULL.
+            Int32(MHD_OPTION.UNESCAPE_CALLBACK.rawValue), unsafeBitCast(HTTPServer.keepEscapes, to: OpaquePointer.self),
+            Int(0),
             Int32(MHD_OPTION.END.rawValue),
         ]
         daemon = withVaList(options) { arguments in
@@ -90,12 +106,36 @@ public final class HTTPServer: @unchecked Sendable {
 
     deinit { stop() }
 
+    /// Raises the soft limit on open files to the hard limit; returns the soft limit now in force.
+    static func raiseOpenFileLimit() -> Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1_024 }
+        if limit.rlim_cur < limit.rlim_max {
+            var raised = limit
+            raised.rlim_cur = limit.rlim_max
+            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
+        }
+        return limit.rlim_cur > rlim_t(Int32.max) ? Int(Int32.max) : Int(limit.rlim_cur)
+    }
+
     // MARK: libmicrohttpd callbacks
+
+    /// Leaves the URL as it came (returns its length unchanged): `answer` decodes it.
+    private static let keepEscapes:
+        @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<CChar>?) -> Int = { _, _, text in
+        guard let text else { return 0 }
+        return strlen(text)
+    }
 
     private static let answer: MHD_AccessHandlerCallback = { context, connection, url, method, _, _, _, _ in
         guard let context, let connection else { return MHD_Result.NO }
         let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
-        let path = url.map { String(cString: $0) } ?? "/"
+        let raw = url.map { String(cString: $0) } ?? "/"
+        // Malformed escapes and bytes that are not UTF-8 make no path; a decoded NUL stays in the
+        // path, for the handler to refuse.
+        guard let path = Routes.percentDecoded(raw) else {
+            return server.queue(.plain(status: 400, text: "Bad path.\n"), on: connection)
+        }
         let verb = method.map { String(cString: $0) } ?? "GET"
         let ifNoneMatch = MHD_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, "If-None-Match").map {
             String(cString: $0)

@@ -187,6 +187,7 @@ public final class PreviewSession: Sendable {
                 let rendered = try renderer.render(page)
                 let check = LinkChecker.checkPage(
                     outputPath: rendered.outputPath, bytes: rendered.bytes, templatePath: rendered.templatePath,
+                    templateSources: rendered.templateSources,
                     sourceLinks: rendered.sourceLinks, files: files)
                 let bytes = rendered.bytes
                 overlay[rendered.outputPath] = ServedFile(
@@ -246,15 +247,11 @@ public final class PreviewSession: Sendable {
         if path == Self.liveReloadPath {
             return .file(status: 200, bytes: Array(LiveReload.script.utf8), contentType: "text/javascript; charset=utf-8", etag: nil)
         }
-        guard path.hasPrefix("/"), !path.contains("\0"), !path.contains("\\") else {
-            return .plain(status: 400, text: "Bad path.\n")
+        let relative: String
+        switch Self.sitePath(forRequest: path) {
+        case .file(let path): relative = path
+        case .refused(let status, let text): return .plain(status: status, text: text)
         }
-        let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-        if segments.contains(where: { $0 == ".." || $0 == "." }) {
-            return .plain(status: 403, text: "Paths may not climb out of the site.\n")
-        }
-        var relative = segments.joined(separator: "/")
-        if relative.isEmpty || relative.hasSuffix("/") { relative += "index.html" }
         let served = state.withLock { $0.served }
         guard relative != Manifest.fileName, let file = served[relative] else {
             if served[relative + "/index.html"] != nil { return .redirect(location: path + "/") }
@@ -267,6 +264,28 @@ public final class PreviewSession: Sendable {
         let etag = isHTML ? "\"live-" + file.etag.dropFirst() : file.etag
         if ifNoneMatch == etag { return .notModified(etag: etag) }
         return .file(status: 200, bytes: isHTML ? LiveReload.inject(into: file.bytes) : file.bytes, contentType: type, etag: etag)
+    }
+
+    /// What a request's path (already %-decoded) names inside the site.
+    enum RequestedPath: Equatable {
+        /// A file of the site, relative to its root: never empty, never with a `.` or `..`
+        /// segment, a NUL or a backslash.
+        case file(String)
+        case refused(status: Int, text: String)
+    }
+
+    /// The site file a request's path names (`/` and `/a/` name their `index.html`), or why none.
+    static func sitePath(forRequest path: String) -> RequestedPath {
+        guard path.hasPrefix("/"), !path.contains("\0"), !path.contains("\\") else {
+            return .refused(status: 400, text: "Bad path.\n")
+        }
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        if segments.contains(where: { $0 == ".." || $0 == "." }) {
+            return .refused(status: 403, text: "Paths may not climb out of the site.\n")
+        }
+        var relative = segments.joined(separator: "/")
+        if relative.isEmpty || relative.hasSuffix("/") { relative += "index.html" }
+        return .file(relative)
     }
 
     static func contentType(of path: String) -> String {
