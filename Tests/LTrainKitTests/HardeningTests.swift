@@ -277,4 +277,25 @@ import Testing
         #expect(failures.count == 1, "\(failures)")
         #expect(failures.first?.hasPrefix("templates/layout.mustache:\(line):24: error: link 'missing-icon.png' on ") == true)
     }
+
+    // MARK: Found by the fuzz targets
+
+    @Test func serveRefusesAPathWithANULAfterDecoding() {
+        // Foundation's String.contains stopped at the NUL, so this climbed out as "..\0x".
+        #expect(PreviewSession.sitePath(forRequest: "/..\u{0}x") == .refused(status: 400, text: "Bad path.\n"))
+        #expect(PreviewSession.sitePath(forRequest: "/index.html\u{0}.txt") == .refused(status: 400, text: "Bad path.\n"))
+        #expect(PreviewSession.sitePath(forRequest: "/a\\b") == .refused(status: 400, text: "Bad path.\n"))
+        #expect(PreviewSession.sitePath(forRequest: "//$/") == .file("$/index.html"))
+        #expect(PreviewSession.sitePath(forRequest: "/stations//a.html") == .file("stations/a.html"))
+        #expect(PreviewSession.sitePath(forRequest: "/") == .file("index.html"))
+    }
+
+    @Test func aManifestWithNumbersTooLargeIsDamagedNotWrappedOrATrap() {
+        let good = "ltrain manifest 3\n0a 12 34 - - index.html\n"
+        #expect(Manifest(text: good)?.entries["index.html"]?.size == 12)
+        // 2^64 wraps to 0 and 2^63 does not fit an Int: both were read as numbers before.
+        #expect(Manifest(text: "ltrain manifest 3\n0a 18446744073709551616 34 - - index.html\n") == nil)
+        #expect(Manifest(text: "ltrain manifest 3\n0a 9223372036854775808 34 - - index.html\n") == nil)
+        #expect(Manifest(text: "ltrain manifest 3\nsources 0a 99999999999999999999 1 1\n") == nil)
+    }
 }

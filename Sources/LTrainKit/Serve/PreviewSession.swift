@@ -276,16 +276,18 @@ public final class PreviewSession: Sendable {
 
     /// The site file a request's path names (`/` and `/a/` name their `index.html`), or why none.
     static func sitePath(forRequest path: String) -> RequestedPath {
-        guard path.hasPrefix("/"), !path.contains("\0"), !path.contains("\\") else {
+        // Byte by byte: Foundation's `contains` on a String stops at a NUL, as C strings do.
+        guard path.hasPrefix("/"), !path.utf8.contains(0), !path.utf8.contains(UInt8(ascii: "\\")) else {
             return .refused(status: 400, text: "Bad path.\n")
         }
-        let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        // Empty segments (`//`) name nothing: `/a//b.html` is `a/b.html`.
+        let segments = path.split(separator: "/")
         if segments.contains(where: { $0 == ".." || $0 == "." }) {
             return .refused(status: 403, text: "Paths may not climb out of the site.\n")
         }
-        var relative = segments.joined(separator: "/")
-        if relative.isEmpty || relative.hasSuffix("/") { relative += "index.html" }
-        return .file(relative)
+        let relative = segments.joined(separator: "/")
+        if relative.isEmpty { return .file("index.html") }
+        return .file(path.hasSuffix("/") ? relative + "/index.html" : relative)
     }
 
     static func contentType(of path: String) -> String {

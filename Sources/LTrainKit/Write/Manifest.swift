@@ -81,7 +81,11 @@ struct Manifest: Sendable, Equatable {
                 case 0x61...0x66 where radix == 16: digit = UInt64(byte - 0x61 + 10)
                 default: return nil
                 }
-                value = value &* radix &+ digit
+                // A number too large for 64 bits is damage, not a value to wrap around.
+                let (shifted, overflowShifting) = value.multipliedReportingOverflow(by: radix)
+                let (sum, overflowAdding) = shifted.addingReportingOverflow(digit)
+                guard !overflowShifting && !overflowAdding else { return nil }
+                value = sum
             }
             return value
         }
@@ -95,19 +99,20 @@ struct Manifest: Sendable, Equatable {
         {
             index += sourcesLabel.count
             guard let hashField = field(), let stationsField = field(), let infoField = field(),
-                let hash = number(hashField, radix: 16), let stations = number(stationsField, radix: 10),
-                let info = number(infoField, radix: 10)
+                let hash = number(hashField, radix: 16), let stations = number(stationsField, radix: 10).flatMap(Int.init(exactly:)),
+                let info = number(infoField, radix: 10).flatMap(Int.init(exactly:))
             else { return nil }
-            guard let checklists = number(lastField(), radix: 10) else { return nil }
+            guard let checklists = number(lastField(), radix: 10).flatMap(Int.init(exactly:)) else { return nil }
             sources = Sources(
-                snapshot: ContentHash(value: hash), stations: Int(stations), infoPages: Int(info),
-                checklists: Int(checklists))
+                snapshot: ContentHash(value: hash), stations: stations, infoPages: info, checklists: checklists)
         }
         while index < count {
             guard let hashField = field(), let sizeField = field(), let modifiedField = field(),
                 let keyField = field(), let idsField = field(),
-                let hash = number(hashField, radix: 16), let size = number(sizeField, radix: 10),
-                let modified = number(modifiedField, radix: 10)
+                let hash = number(hashField, radix: 16),
+                // Numbers too large for the fields are damage, as any other unreadable line.
+                let size = number(sizeField, radix: 10).flatMap(Int.init(exactly:)),
+                let modified = number(modifiedField, radix: 10).flatMap(Int64.init(exactly:))
             else { return nil }
             let path = text(lastField())
             let isDash: (Range<Int>) -> Bool = { $0.count == 1 && bytes[$0.lowerBound] == UInt8(ascii: "-") }
@@ -122,8 +127,7 @@ struct Manifest: Sendable, Equatable {
                     idStart = position + 1
                 }
             }
-            entries[path] = Entry(
-                hash: ContentHash(value: hash), size: Int(size), modified: Int64(modified), key: key, ids: ids)
+            entries[path] = Entry(hash: ContentHash(value: hash), size: size, modified: modified, key: key, ids: ids)
         }
         return (entries, sources)
     }

@@ -1,0 +1,38 @@
+import FuzzDriver
+@testable import LTrainKit
+
+/// The Markdown wrapper: cmark, link rewriting, safe links and heading ids, as a station's info
+/// page and as a checklist. Heading ids are unique, and no dangerous link survives in safe mode.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzMarkdown(_ data: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
+    guard let data else { return 0 }
+    let text = String(decoding: UnsafeBufferPointer(start: data, count: count), as: UTF8.self)
+    let rewrite: Markdown.LinkRewriter = { $0.hasSuffix(".md") ? String($0.dropLast(3)) + ".html" : nil }
+    let rendered = Markdown.render(text, rewriteLink: rewrite)
+    for link in rendered.links {
+        precondition(!Markdown.isDangerous(link.destination), "a dangerous link survived: \(link.destination)")
+        precondition(link.line >= 1, "link line \(link.line)")
+    }
+    let ids = HTMLScanner.scan(rendered.html).ids
+    var seen: Set<String> = []
+    var offset = rendered.html.startIndex
+    while let range = rendered.html.range(of: "<h", range: offset..<rendered.html.endIndex) {
+        offset = range.upperBound
+        guard let idStart = rendered.html.range(of: " id=\"", range: offset..<rendered.html.endIndex),
+            rendered.html.distance(from: offset, to: idStart.lowerBound) == 1,
+            let idEnd = rendered.html.range(of: "\"", range: idStart.upperBound..<rendered.html.endIndex)
+        else { continue }
+        let id = String(rendered.html[idStart.upperBound..<idEnd.lowerBound])
+        precondition(seen.insert(id).inserted, "heading id '\(id)' given twice")
+        precondition(ids.contains(id))
+    }
+    if let list = Markdown.splitFirstList(text, rewriteLink: rewrite) {
+        precondition(list.items.allSatisfy { $0.line >= 1 })
+    }
+    return 0
+}
+
+@_cdecl("FuzzMarkdown_main")
+public func main(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    runFuzzer(argc, argv, fuzzMarkdown)
+}
