@@ -66,6 +66,23 @@ import Testing
         }
     }
 
+    @Test func aLongChainOfTemplatesIsWalkedWithoutRecursion() throws {
+        // 20,000 templates including the next, the last the first: a recursive walk that copied
+        // its path at every step overflowed the stack or took minutes.
+        let count = 20_000
+        var sources: [String: String] = [:]
+        for index in 0..<count { sources["t\(index)"] = "{{>t\((index + 1) % count)}}" }
+        let cycles = try MustacheLibrary(sources: sources).unconditionalCycles()
+        #expect(cycles.count == 1)
+        #expect(cycles.first?.count == count)
+        #expect(cycles.first?.first?.location == SourceLocation(line: 1, column: 1))
+        // A small cycle is still named in order, each with the include it follows.
+        let small = try MustacheLibrary(sources: ["a": "x{{>b}}", "b": "{{#s}}{{>a}}{{/s}}{{>c}}", "c": "{{>a}}"])
+            .unconditionalCycles()
+        #expect(small.map { $0.map(\.name) } == [["a", "b", "c"]])
+        #expect(small.first?.map(\.location.column) == [2, 19, 1])
+    }
+
     // MARK: Linear time
 
     @Test func identicalHeadingsGetUniqueIDsInLinearTime() {

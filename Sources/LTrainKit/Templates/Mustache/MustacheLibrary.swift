@@ -91,25 +91,44 @@ public struct MustacheLibrary: Sendable {
     }
 
     /// A chain of templates that include each other unconditionally, such as `a → b → a`, if any.
+    /// A depth-first walk with a stack of its own (a chain of thousands of templates neither
+    /// overflows the stack nor copies the path at every step); each cycle is reported once.
     public func unconditionalCycles() -> [[(name: String, location: SourceLocation)]] {
+        struct Frame {
+            let name: String
+            let references: [(name: String, location: SourceLocation)]
+            var next = 0
+        }
+        enum Visit { case onPath, finished }
         var cycles: [[(String, SourceLocation)]] = []
-        var finished: Set<String> = []
+        var visits: [String: Visit] = [:]
         var reported: Set<Set<String>> = []
-        func visit(_ name: String, path: [(String, SourceLocation)], onPath: Set<String>) {
-            guard !finished.contains(name) else { return }
-            for reference in unconditionalReferences(in: name) where contains(reference.name) {
-                let step = path + [(name, reference.location)]
-                if onPath.contains(reference.name) || reference.name == name {
-                    let start = step.firstIndex { $0.0 == reference.name } ?? 0
-                    let cycle = Array(step[start...])
+        for start in names where visits[start] == nil {
+            var path = [Frame(name: start, references: unconditionalReferences(in: start))]
+            visits[start] = .onPath
+            while let top = path.indices.last {
+                guard path[top].next < path[top].references.count else {
+                    visits[path[top].name] = .finished
+                    path.removeLast()
+                    continue
+                }
+                let reference = path[top].references[path[top].next]
+                path[top].next += 1
+                guard contains(reference.name) else { continue }
+                switch visits[reference.name] {
+                case .onPath?:
+                    // Each template on the cycle, with the include it follows (the one just taken).
+                    let first = path.firstIndex { $0.name == reference.name } ?? 0
+                    let cycle = path[first...].map { ($0.name, $0.references[$0.next - 1].location) }
                     if reported.insert(Set(cycle.map(\.0))).inserted { cycles.append(cycle) }
-                } else {
-                    visit(reference.name, path: step, onPath: onPath.union([name]))
+                case .finished?:
+                    continue
+                case nil:
+                    visits[reference.name] = .onPath
+                    path.append(Frame(name: reference.name, references: unconditionalReferences(in: reference.name)))
                 }
             }
-            finished.insert(name)
         }
-        for name in names { visit(name, path: [], onPath: []) }
         return cycles
     }
 
