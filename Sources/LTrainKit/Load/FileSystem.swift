@@ -107,15 +107,24 @@ enum FileSystem {
         guard let handle = opendir(directory) else { return nil }
         defer { closedir(handle) }
         var entries: [(name: String, kind: Kind?)] = []
+        // A directory entry is only as long as its name (d_reclen): its fields are read in place
+        // through the pointer, never by copying the whole `dirent` (256 bytes of name), which
+        // reads past the end of the last entry in readdir's buffer. (`offset(of:)` is nil only
+        // for computed properties; these are C fields. The fallbacks are glibc's layout.)
+        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 19
+        let typeOffset = MemoryLayout<dirent>.offset(of: \dirent.d_type) ?? 18
         while let entry = readdir(handle) {
-            let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            let record = UnsafeRawPointer(entry)
+            let namePointer = record.advanced(by: nameOffset).assumingMemoryBound(to: CChar.self)
+            let bytes = Array(UnsafeRawBufferPointer(start: namePointer, count: strlen(namePointer)))
+            let type = record.load(fromByteOffset: typeOffset, as: UInt8.self)
             guard let name = String(validating: bytes, as: UTF8.self) else {
                 entries.append((escapedName(bytes), .invalidName))
                 continue
             }
             if name == "." || name == ".." { continue }
             let kind: Kind?
-            switch Int32(entry.pointee.d_type) {
+            switch Int32(type) {
             case Int32(DT_REG): kind = .file
             case Int32(DT_DIR): kind = .directory
             case Int32(DT_LNK): kind = .symbolicLink
