@@ -152,7 +152,9 @@ import Testing
         #expect(try site.page("stations/first-avenue.html").contains(">3rd Avenue</span>"))
 
         try site.write("templates/info.mustache", try String(contentsOfFile: site.templates + "/info.mustache", encoding: .utf8) + "\n")
-        #expect(try site.build().rendered == 15, "a template change renders everything")
+        #expect(try site.build().rendered == 6, "a page template's change renders the pages it renders: six info pages")
+        try site.write("templates/layout.mustache", try String(contentsOfFile: site.templates + "/layout.mustache", encoding: .utf8) + "\n")
+        #expect(try site.build().rendered == 15, "the layout's change renders every page that includes it: all")
     }
 
     @Test func fragmentLinksIntoOtherPagesAreCheckedEvenWhenThePageIsKept() throws {

@@ -381,14 +381,15 @@ public enum SiteBuild {
                 var rendered = 0
                 for index in start..<min(start + batch, pages.count) {
                     do throws(Diagnostic) {
-                        let key = renderer.inputKey(for: pages[index])
                         let outputPath = renderer.routes.path(of: pages[index])
+                        let inputs = renderer.inputs(for: pages[index], at: outputPath)
+                        let key = renderer.key(of: inputs)
                         if let ids = output.reuse(outputPath, key: key) {
                             // Rendered from the same inputs last time, and all its links were fine then.
                             checks.append((index, PageCheck(outputPath: outputPath, ids: Set(ids))))
                             continue
                         }
-                        let page = try renderer.render(pages[index], at: outputPath)
+                        let page = try renderer.render(inputs)
                         rendered += 1
                         let check = LinkChecker.checkPage(
                             outputPath: page.outputPath, bytes: page.bytes, templatePath: page.templatePath,

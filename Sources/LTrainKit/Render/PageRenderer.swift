@@ -72,56 +72,49 @@ public struct PageRenderer: Sendable {
     private let fileKeys: [(key: String, path: String)]
     private let stationPositions: [String: Int]
     private let checklistPositions: [String: Int]
-    /// A hash of what every page depends on: templates, site settings, and the layout of the site
-    /// (every page's and file's path, which content file is which page).
-    private let siteKey: ContentHash
-    /// A hash of every title and summary, for the index, which lists them all.
-    private let listingKey: ContentHash
+    /// For each page template: a hash of the templates it can include (all of them, when it
+    /// names one by a value), for the keys of the pages it renders.
+    private let templateKeys: [String: ContentHash]
+    /// For each folder: a hash of the `site` and `files` values its pages share.
+    private let folderKeys: [String: ContentHash]
+    /// What rendering a Markdown body depends on besides its text and file: the Markdown
+    /// options, and where every content file's links lead (`Routes.contentLinksKey`).
+    private let markdownKey: ContentHash
 
     public init(
         site: Site, routes: Routes, library: MustacheLibrary, templatePaths: [String: String],
         templateSources: [String: String] = [:]
     ) {
-        var hasher = ContentHasher()
-        hasher.add(ltrainVersion)
-        for (name, source) in templateSources.sorted(by: { $0.key < $1.key }) {
-            hasher.add(name)
-            hasher.add(source)
-        }
-        hasher.add(site.title)
-        hasher.add(site.nextLabel)
-        hasher.add(site.language)
-        hasher.add(site.markdownOptions.allowsUnsafeHTML ? "unsafe" : "safe")
-        hasher.add(site.baseURL ?? "\u{0}")
         // Stations are read in place by index throughout: a `for station in` loop copies each
         // one, a retain and a release per field, which tens of thousands of stations feel.
         let stations = site.line.stations
-        for index in stations.indices {
-            hasher.add(stations[index].slug)
-            hasher.add(stations[index].info.body.contentPath)
-        }
-        for checklist in site.checklists {
-            hasher.add(checklist.slug)
-            hasher.add(checklist.body.contentPath)
-        }
-        for path in routes.filePaths.sorted() { hasher.add(path) }
-        self.siteKey = hasher.hash
-        var listing = ContentHasher()
-        for index in stations.indices {
-            listing.add(stations[index].title)
-            listing.add(stations[index].summary ?? "\u{0}")
-        }
-        for checklist in site.checklists { listing.add(checklist.title) }
-        self.listingKey = listing.hash
+        var markdown = ContentHasher()
+        markdown.add(site.markdownOptions.allowsUnsafeHTML ? "unsafe" : "safe")
+        markdown.add(site.markdownOptions.usesSmartPunctuation ? "smart" : "plain")
+        markdown.add(routes.contentLinksKey)
+        self.markdownKey = markdown.hash
         self.site = site
         self.routes = routes
         self.library = library
         self.templatePaths = templatePaths
-        self.includedSources = Self.includedSources(library: library, paths: templatePaths, sources: templateSources)
+        let included = Self.includedTemplates(library: library)
+        self.includedSources = included.mapValues { names in
+            names.compactMap { name in
+                templateSources[name].map { TemplateSource(path: templatePaths[name] ?? "\(name).mustache", text: $0) }
+            }
+        }
+        self.templateKeys = Self.templateKeys(library: library, included: included, sources: templateSources)
         let fileKeys = routes.filePaths.sorted().map { (key: Self.fileKey($0), path: $0) }
         self.fileKeys = fileKeys
-        self.folderValues = Self.folderValues(
+        let folderValues = Self.folderValues(
             for: Set(routes.pagePaths.values.map(Routes.folder(of:))), site: site, routes: routes, fileKeys: fileKeys)
+        self.folderValues = folderValues
+        self.folderKeys = folderValues.mapValues { shared in
+            var hasher = ContentHasher()
+            PageInputs.add(shared.site, to: &hasher)
+            PageInputs.add(shared.files, to: &hasher)
+            return hasher.hash
+        }
         var stationPositions: [String: Int] = [:]
         stationPositions.reserveCapacity(stations.count)
         for index in stations.indices where stationPositions[stations[index].slug] == nil {
@@ -188,54 +181,63 @@ public struct PageRenderer: Sendable {
         return "User-agent: *\nAllow: /\n\nSitemap: \(baseURL)sitemap.xml\n"
     }
 
-    /// A hash of everything `page` is rendered from: when it matches the previous build's, the
-    /// previous page can be kept without rendering it.
+    /// The cache key of `page`: when it matches the previous build's, the previous page can be
+    /// kept without rendering it. It is the hash of the page's inputs (see `PageInputs`).
     public func inputKey(for page: Page) -> ContentHash {
+        key(of: inputs(for: page, at: routes.path(of: page)))
+    }
+
+    /// The hash of everything a page is made from: its template and every template that can be
+    /// included from it, the values its folder shares, its own values, and its Markdown with what
+    /// rendering Markdown depends on.
+    func key(of inputs: PageInputs) -> ContentHash {
         var hasher = ContentHasher()
-        hasher.add(siteKey)
-        switch page {
-        case .index:
-            hasher.add("index")
-            hasher.add(listingKey)
-            hasher.add(site.index.body.text)
-        case .station(let slug):
-            // A station page shows its own title and summary and its neighbours' titles.
-            hasher.add("station")
-            hasher.add(slug)
-            if let position = stationPositions[slug] {
-                // Fields read in place: copying a whole Station per page costs a retain per field.
-                let stations = site.line.stations
-                hasher.add(stations[position].title)
-                hasher.add(stations[position].summary ?? "\u{0}")
-                hasher.add(position > 0 ? stations[position - 1].title : "\u{0}")
-                hasher.add(position + 1 < stations.count ? stations[position + 1].title : "\u{0}")
+        hasher.add(ltrainVersion)
+        hasher.add(inputs.template)
+        hasher.add(templateKeys[inputs.template] ?? ContentHash(value: 0))
+        hasher.add(folderKeys[Routes.folder(of: inputs.outputPath)] ?? ContentHash(value: 0))
+        PageInputs.add(.object(inputs.values), to: &hasher)
+        if !inputs.markdown.isEmpty { hasher.add(markdownKey) }
+        for markdown in inputs.markdown {
+            switch markdown {
+            case .body(let field, let source):
+                hasher.add("body")
+                hasher.add(field)
+                hasher.add(source.contentPath)
+                hasher.add(source.text)
+            case .checklist(let source):
+                hasher.add("checklist")
+                hasher.add(source.contentPath)
+                hasher.add(source.text)
             }
-        case .info(let slug):
-            hasher.add("info")
-            hasher.add(slug)
-            if let position = stationPositions[slug] {
-                hasher.add(site.line.stations[position].title)
-                hasher.add(site.line.stations[position].info.body.text)
-            }
-        case .checklist(let slug):
-            hasher.add("checklist")
-            hasher.add(slug)
-            if let position = checklistPositions[slug] {
-                hasher.add(site.checklists[position].title)
-                hasher.add(site.checklists[position].body.text)
-            }
-        case .notFound:
-            hasher.add("404")
-            hasher.add(site.line.stations.first?.title ?? "\u{0}")
         }
         return hasher.hash
     }
 
-    /// For each page template, its source and those of every template it includes, nearest first.
-    private static func includedSources(
-        library: MustacheLibrary, paths: [String: String], sources: [String: String]
-    ) -> [String: [TemplateSource]] {
-        var result: [String: [TemplateSource]] = [:]
+    /// For each page template, a hash of its source and of every template it can include.
+    private static func templateKeys(
+        library: MustacheLibrary, included: [String: [String]], sources: [String: String]
+    ) -> [String: ContentHash] {
+        var allTemplates = ContentHasher()
+        for (name, source) in sources.sorted(by: { $0.key < $1.key }) {
+            allTemplates.add(name)
+            allTemplates.add(source)
+        }
+        return included.mapValues { names in
+            // A template named by a value (`{{>*name}}`) may be any of them.
+            if names.contains(where: library.hasDynamicReferences(in:)) { return allTemplates.hash }
+            var hasher = ContentHasher()
+            for name in names {
+                hasher.add(name)
+                hasher.add(sources[name] ?? "\u{0}")
+            }
+            return hasher.hash
+        }
+    }
+
+    /// For each page template, itself and every template it can include, nearest first.
+    private static func includedTemplates(library: MustacheLibrary) -> [String: [String]] {
+        var result: [String: [String]] = [:]
         for name in pageTemplates + ["404"] where library.contains(name) {
             var seen: Set<String> = [name]
             var queue = [name]
@@ -246,9 +248,7 @@ public struct PageRenderer: Sendable {
                 }
                 index += 1
             }
-            result[name] = queue.compactMap { included in
-                sources[included].map { TemplateSource(path: paths[included] ?? "\(included).mustache", text: $0) }
-            }
+            result[name] = queue
         }
         return result
     }
@@ -260,18 +260,20 @@ public struct PageRenderer: Sendable {
     }
 
     public func render(_ page: Page) throws(Diagnostic) -> RenderedPage {
-        try render(page, at: routes.path(of: page))
+        try render(inputs(for: page, at: routes.path(of: page)))
     }
 
-    /// `render` for a page whose output path (`routes.path(of: page)`) the caller has at hand.
-    func render(_ page: Page, at outputPath: String) throws(Diagnostic) -> RenderedPage {
+    /// Renders a page from its inputs: its Markdown rendered into its values, with the values its
+    /// folder shares, through its template.
+    func render(_ inputs: PageInputs) throws(Diagnostic) -> RenderedPage {
         var sourceLinks: [SourceLink] = []
-        let (templateName, context) = self.context(for: page, at: outputPath, sourceLinks: &sourceLinks)
+        let context = self.context(from: inputs, sourceLinks: &sourceLinks)
+        let templateName = inputs.template
         let templatePath = templatePaths[templateName] ?? "\(templateName).mustache"
         do {
-            let bytes = try library.renderBytes(templateName, context)
+            let bytes = try library.renderBytes(templateName, .object(context))
             return RenderedPage(
-                page: page, outputPath: outputPath, bytes: bytes, templatePath: templatePath,
+                page: inputs.page, outputPath: inputs.outputPath, bytes: bytes, templatePath: templatePath,
                 templateSources: includedSources[templateName] ?? [], sourceLinks: sourceLinks)
         } catch {
             throw Diagnostic.error(
@@ -315,22 +317,53 @@ public struct PageRenderer: Sendable {
         return (siteValue, .object(files))
     }
 
-    private func common(_ page: Page, at outputPath: String, title: String?) -> MustacheObject {
+    /// The values every page has of its own: its `<title>` and canonical URL.
+    private func ownValues(_ page: Page, title: String?) -> MustacheObject {
         let documentTitle = title.map { "\($0) — \(site.title)" } ?? site.title
-        var context = MustacheObject(minimumCapacity: 16)
-        context["document_title"] = .string(documentTitle)
-        context["canonical_url"] =
+        var values = MustacheObject(minimumCapacity: 16)
+        values["document_title"] = .string(documentTitle)
+        values["canonical_url"] =
             page == .notFound ? .null : .optional(routes.absoluteURL(of: page, baseURL: site.baseURL))
-        let folder = Routes.folder(of: outputPath)
+        return values
+    }
+
+    /// The page's Mustache context, made from its inputs alone: its own values, the values its
+    /// folder shares, and its Markdown rendered to HTML.
+    private func context(from inputs: PageInputs, sourceLinks: inout [SourceLink]) -> MustacheObject {
+        var context = inputs.values
+        let folder = Routes.folder(of: inputs.outputPath)
         let shared = folderValues[folder] ?? Self.folderValues(folder, site: site, routes: routes, fileKeys: fileKeys)
         context["site"] = shared.site
         context["files"] = shared.files
+        for markdown in inputs.markdown {
+            switch markdown {
+            case .body(let field, let source):
+                context[field] = .string(markdownHTML(source, on: inputs.page, sourceLinks: &sourceLinks))
+            case .checklist(let source):
+                let routes = self.routes
+                let page = inputs.page
+                let split = Markdown.splitFirstList(source.text, options: site.markdownOptions) { destination in
+                    routes.rewriteContentLink(destination, writtenIn: source.contentPath, on: page)
+                }
+                sourceLinks += (split?.links ?? []).map { SourceLink($0, in: source) }
+                context["intro"] = .string(split?.introductionHTML ?? "")
+                // Each row is labelled with its list item's HTML (its plain text when there is none).
+                let labels = split?.items.map(\.html) ?? []
+                if case .array(let rows)? = context["rows"] {
+                    context["rows"] = .array(
+                        rows.enumerated().map { position, row in
+                            guard case .object(var fields) = row else { return row }
+                            fields["label"] = position < labels.count ? .string(labels[position]) : fields["text"]
+                            return .object(fields)
+                        })
+                }
+            }
+        }
         return context
     }
 
-    private func context(
-        for page: Page, at outputPath: String, sourceLinks: inout [SourceLink]
-    ) -> (String, MustacheValue) {
+    /// Everything `page` is made from (see `PageInputs`), for the page at `outputPath`.
+    func inputs(for page: Page, at outputPath: String) -> PageInputs {
         let routes = self.routes
         /// The link from this page to `target`.
         func link(to target: Page) -> String {
@@ -338,11 +371,10 @@ public struct PageRenderer: Sendable {
         }
         switch page {
         case .index:
-            var context = common(page, at: outputPath, title: nil)
+            var values = ownValues(page, title: nil)
             let count = site.line.stations.count
-            context["title"] = .string(site.title)
-            context["body"] = .string(markdownHTML(site.index.body, on: page, sourceLinks: &sourceLinks))
-            context["stations"] = .array(
+            values["title"] = .string(site.title)
+            values["stations"] = .array(
                 site.line.stations.enumerated().map { position, station in
                     [
                         "title": .string(station.title), "summary": .optional(station.summary),
@@ -351,90 +383,138 @@ public struct PageRenderer: Sendable {
                         "is_last": .bool(position == count - 1),
                     ]
                 })
-            context["station_count"] = .int(count)
-            context["checklists"] = .array(
+            values["station_count"] = .int(count)
+            values["checklists"] = .array(
                 site.checklists.map { checklist in
                     [
                         "title": .string(checklist.title),
                         "href": .string(link(to: .checklist(slug: checklist.slug))),
                     ]
                 })
-            context["has_checklists"] = .bool(!site.checklists.isEmpty)
-            context["map"] = StripMap(site: site, routes: routes, page: page).value
-            return ("index", .object(context))
+            values["has_checklists"] = .bool(!site.checklists.isEmpty)
+            values["map"] = StripMap(site: site, routes: routes, page: page).value
+            return PageInputs(
+                page: page, outputPath: outputPath, template: "index", values: values,
+                markdown: [.body(field: "body", site.index.body)])
 
         case .station(let slug):
             guard let position = stationPositions[slug] else {
-                return ("station", .object(common(page, at: outputPath, title: nil)))
+                return PageInputs(page: page, outputPath: outputPath, template: "station", values: ownValues(page, title: nil))
             }
             let stations = site.line.stations
             let title = stations[position].title
-            var context = common(page, at: outputPath, title: title)
-            context["title"] = .string(title)
-            context["summary"] = .optional(stations[position].summary)
-            context["position"] = .int(position + 1)
-            context["station_count"] = .int(stations.count)
-            context["info_href"] = .string(link(to: .info(slug: slug)))
+            var values = ownValues(page, title: title)
+            values["title"] = .string(title)
+            values["summary"] = .optional(stations[position].summary)
+            values["position"] = .int(position + 1)
+            values["station_count"] = .int(stations.count)
+            values["info_href"] = .string(link(to: .info(slug: slug)))
             if position > 0 {
-                context["previous"] = [
+                values["previous"] = [
                     "title": .string(stations[position - 1].title),
                     "href": .string(link(to: .station(slug: stations[position - 1].slug))),
                 ]
             }
             if position + 1 < stations.count {
-                context["next"] = [
+                values["next"] = [
                     "title": .string(stations[position + 1].title), "label": .string(site.nextLabel),
                     "href": .string(link(to: .station(slug: stations[position + 1].slug))),
                 ]
             }
-            return ("station", .object(context))
+            return PageInputs(page: page, outputPath: outputPath, template: "station", values: values)
 
         case .info(let slug):
             guard let position = stationPositions[slug] else {
-                return ("info", .object(common(page, at: outputPath, title: nil)))
+                return PageInputs(page: page, outputPath: outputPath, template: "info", values: ownValues(page, title: nil))
             }
             let stations = site.line.stations
-            var context = common(page, at: outputPath, title: stations[position].title)
-            context["title"] = .string(stations[position].title)
-            context["done_href"] = .string(link(to: .station(slug: slug)))
-            context["body"] = .string(markdownHTML(stations[position].info.body, on: page, sourceLinks: &sourceLinks))
-            return ("info", .object(context))
+            var values = ownValues(page, title: stations[position].title)
+            values["title"] = .string(stations[position].title)
+            values["done_href"] = .string(link(to: .station(slug: slug)))
+            return PageInputs(
+                page: page, outputPath: outputPath, template: "info", values: values,
+                markdown: [.body(field: "body", stations[position].info.body)])
 
         case .notFound:
-            var context = common(page, at: outputPath, title: "Not Found")
-            context["title"] = "Not Found"
-            context["stations"] = .array(
+            var values = ownValues(page, title: "Not Found")
+            values["title"] = "Not Found"
+            values["stations"] = .array(
                 site.line.stations.prefix(1).map { station in
                     ["title": .string(station.title), "href": .string(link(to: .station(slug: station.slug)))]
                 })
-            return ("404", .object(context))
+            return PageInputs(page: page, outputPath: outputPath, template: "404", values: values)
 
         case .checklist(let slug):
             guard let position = checklistPositions[slug] else {
-                return ("checklist", .object(common(page, at: outputPath, title: nil)))
+                return PageInputs(
+                    page: page, outputPath: outputPath, template: "checklist", values: ownValues(page, title: nil))
             }
             let checklist = site.checklists[position]
-            var context = common(page, at: outputPath, title: checklist.title)
-            context["title"] = .string(checklist.title)
-            context["back"] = ["title": .string(site.title), "href": .string(link(to: .index))]
-            let source = checklist.body
-            let split = Markdown.splitFirstList(source.text, options: site.markdownOptions) { destination in
-                routes.rewriteContentLink(destination, writtenIn: source.contentPath, on: page)
-            }
-            sourceLinks += (split?.links ?? []).map { SourceLink($0, in: source) }
-            context["intro"] = .string(split?.introductionHTML ?? "")
-            context["group"] = .string("\(checklist.slug)-choice")
-            let labels = split?.items.map(\.html) ?? []
-            context["rows"] = .array(
+            var values = ownValues(page, title: checklist.title)
+            values["title"] = .string(checklist.title)
+            values["back"] = ["title": .string(site.title), "href": .string(link(to: .index))]
+            values["group"] = .string("\(checklist.slug)-choice")
+            values["rows"] = .array(
                 checklist.rows.enumerated().map { position, row in
                     [
                         "id": .string("\(checklist.slug)-\(row.value)"), "value": .string(row.value),
-                        "text": .string(row.text),
-                        "label": .string(position < labels.count ? labels[position] : row.text),
-                        "position": .int(position + 1),
+                        "text": .string(row.text), "position": .int(position + 1),
                     ]
                 })
-            return ("checklist", .object(context))
+            return PageInputs(
+                page: page, outputPath: outputPath, template: "checklist", values: values,
+                markdown: [.checklist(checklist.body)])
+        }
+    }
+}
+
+/// Everything one page is made from, before its Markdown is rendered: the template it renders
+/// with, the page's own values (its context without the values its folder shares), and the
+/// Markdown to render into them, still as source. The page's context is built from this value
+/// alone (`PageRenderer.render`), and its cache key is this value's hash (`PageRenderer.key`):
+/// a value added to a page's context is in its key, with no second list to keep in step.
+struct PageInputs {
+    enum MarkdownInput {
+        /// Rendered into the field named `field`.
+        case body(field: String, MarkdownSource)
+        /// A checklist's text: its first list's items label the `rows`, the rest is the `intro`.
+        case checklist(MarkdownSource)
+    }
+
+    let page: Page
+    let outputPath: String
+    let template: String
+    var values: MustacheObject
+    var markdown: [MarkdownInput] = []
+
+    /// Adds a Mustache value to a hash: each case with a tag of its own, objects field by field
+    /// in order, names and values.
+    static func add(_ value: MustacheValue, to hasher: inout ContentHasher) {
+        switch value {
+        case .null:
+            hasher.add(0)
+        case .bool(let flag):
+            hasher.add(flag ? 1 : 2)
+        case .int(let number):
+            hasher.add(3)
+            hasher.add(number)
+        case .double(let number):
+            hasher.add(4)
+            hasher.add(Int(truncatingIfNeeded: Int64(bitPattern: number.bitPattern)))
+        case .string(let text):
+            hasher.add(5)
+            hasher.add(text)
+        case .array(let items):
+            hasher.add(6)
+            hasher.add(items.count)
+            for item in items { add(item, to: &hasher) }
+        case .object(let object):
+            hasher.add(7)
+            hasher.add(object.count)
+            object.forEachField { name, field in
+                hasher.add(name)
+                add(field, to: &hasher)
+            }
         }
     }
 }

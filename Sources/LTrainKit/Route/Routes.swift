@@ -19,6 +19,10 @@ public struct Routes: Sendable {
     private var contentTargets: [String: String] = [:]
     /// Station content path → its info page, where the station's Markdown (and its headings) is shown.
     private var infoTargets: [String: String] = [:]
+    /// A hash of every entry of `contentTargets` and `infoTargets`, added as they are: all that
+    /// `rewriteContentLink` resolves with besides the page it is asked for. A page whose Markdown
+    /// links are rewritten depends on it.
+    public private(set) var contentLinksKey = ContentHash(value: 0)
 
     public static func outputPath(of page: Page) -> String {
         switch page {
@@ -41,12 +45,19 @@ public struct Routes: Sendable {
         // folders); only files can collide with pages or with each other. Paths are compared
         // ignoring case, as case-insensitive file systems would.
         var pageOwners: [String: String] = [:]
+        var linkTargets = ContentHasher()
+        func addTarget(_ contentPath: String, _ path: String, isInfo: Bool = false) {
+            if isInfo { infoTargets[contentPath] = path } else { contentTargets[contentPath] = path }
+            linkTargets.add(isInfo ? "info" : "content")
+            linkTargets.add(contentPath)
+            linkTargets.add(path)
+        }
         @discardableResult
         func addPage(_ page: Page, owner: String, contentPath: String?) -> String {
             let path = Self.outputPath(of: page)
             pagePaths[page] = path
             pageOwners[Self.folded(path)] = owner
-            if let contentPath { contentTargets[contentPath] = path }
+            if let contentPath { addTarget(contentPath, path) }
             return path
         }
         addPage(.index, owner: site.index.body.displayPath, contentPath: site.index.body.contentPath)
@@ -62,7 +73,7 @@ public struct Routes: Sendable {
             addPage(.station(slug: slug), owner: stations[index].sourcePath, contentPath: contentPath)
             // Named after the station's file: a file colliding with it is told which station.
             let infoPath = addPage(.info(slug: slug), owner: stations[index].sourcePath, contentPath: nil)
-            infoTargets[contentPath] = infoPath
+            addTarget(contentPath, infoPath, isInfo: true)
         }
         for checklist in site.checklists {
             addPage(.checklist(slug: checklist.slug), owner: checklist.body.displayPath, contentPath: checklist.body.contentPath)
@@ -89,8 +100,9 @@ public struct Routes: Sendable {
         }
         for asset in site.assets where claim(asset.outputPath, by: asset.displayPath) {
             filePaths.insert(asset.outputPath)
-            contentTargets[asset.outputPath] = asset.outputPath
+            addTarget(asset.outputPath, asset.outputPath)
         }
+        contentLinksKey = linkTargets.hash
     }
 
     /// A path with its case folded, without allocating when it has no capitals.

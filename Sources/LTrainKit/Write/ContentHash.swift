@@ -99,6 +99,10 @@ public struct ContentHasher {
         mix(hash.value)
     }
 
+    public mutating func add(_ number: Int) {
+        mix(UInt64(bitPattern: Int64(number)))
+    }
+
     private mutating func mix(_ value: UInt64) {
         state = (state ^ value).rotatedLeft(29) &* 0x9E37_79B1_85EB_CA87 &+ 0x1656_67B1_9E37_79F9
     }

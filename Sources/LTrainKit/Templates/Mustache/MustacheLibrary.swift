@@ -67,15 +67,24 @@ public struct MustacheLibrary: Sendable {
         references(in: name, insideSections: false)
     }
 
-    private func references(in name: String, insideSections: Bool) -> [(name: String, location: SourceLocation)] {
+    /// Whether a template names a partial or parent by a value (`{{>*name}}`), which may be any template.
+    public func hasDynamicReferences(in name: String) -> Bool {
+        var found = false
+        _ = references(in: name, insideSections: true) { _ in found = true }
+        return found
+    }
+
+    private func references(
+        in name: String, insideSections: Bool, dynamic: (TemplateReference) -> Void = { _ in }
+    ) -> [(name: String, location: SourceLocation)] {
         var found: [(String, SourceLocation)] = []
         func visit(_ nodes: [MustacheNode]) {
             for node in nodes {
                 switch node {
                 case .partial(let reference, _, _):
-                    if !reference.isDynamic { found.append((reference.name.text, reference.location)) }
+                    if reference.isDynamic { dynamic(reference) } else { found.append((reference.name.text, reference.location)) }
                 case .parent(let reference, let blocks, _, _):
-                    if !reference.isDynamic { found.append((reference.name.text, reference.location)) }
+                    if reference.isDynamic { dynamic(reference) } else { found.append((reference.name.text, reference.location)) }
                     for block in blocks { visit(block.nodes) }
                 case .section(_, let children, _):
                     if insideSections { visit(children) }

@@ -78,6 +78,11 @@ public struct MustacheObject: Sendable, Equatable, ExpressibleByDictionaryLitera
 
     public var count: Int { fields.count }
 
+    /// Calls `body` with each field's name and value, in the order they were set.
+    public func forEachField(_ body: (String, MustacheValue) -> Void) {
+        for field in fields { body(field.name, field.value) }
+    }
+
     /// Set in the fingerprint of a name that is not all ASCII.
     private static let notASCII: UInt64 = 1 << 63
 

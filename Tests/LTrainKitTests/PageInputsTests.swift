@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+
+@testable import LTrainKit
+
+/// A page's cache key is the hash of the very inputs its context is built from: whatever a page
+/// is made of, changing it changes the key (so the page is rendered again) and the page.
+@Suite struct PageInputsTests {
+    static func prepared(_ site: TestSite) throws -> PreparedSite {
+        try PreparedSite.prepare(content: site.content, templates: site.templates)
+    }
+
+    /// Values templates are given (see the README) that the default templates do not show
+    /// (`has_checklists` as a string is as true as `true`).
+    static let notShownByTheDefaultTemplates: Set = ["index.station_count", "index.has_checklists", "404.title"]
+
+    @Test func changingAnyValueOfAnyPageChangesItsKeyAndItsPage() throws {
+        let site = try TestSite.defaultSite()
+        let renderer = try Self.prepared(site).renderer
+        var checked = 0
+        for page in renderer.pages {
+            let inputs = renderer.inputs(for: page, at: renderer.routes.path(of: page))
+            let key = renderer.key(of: inputs)
+            let html = try renderer.render(inputs).bytes
+            var names: [String] = []
+            inputs.values.forEachField { name, _ in names.append(name) }
+            #expect(!names.isEmpty)
+            for name in names {
+                var changed = inputs
+                changed.values[name] = .string("«changed \(name)»")
+                #expect(renderer.key(of: changed) != key, "\(page): \(name) is not in the key")
+                // canonical_url is empty without a base URL: nothing to change in the page.
+                if inputs.values[name] == .null { continue }
+                let shown = try renderer.render(changed).bytes != html
+                if Self.notShownByTheDefaultTemplates.contains("\(inputs.template).\(name)") {
+                    #expect(!shown, "\(page): \(name) is shown now; take it off the list")
+                } else {
+                    #expect(shown, "\(page): \(name) does not reach the page")
+                    checked += 1
+                }
+            }
+            for (index, markdown) in inputs.markdown.enumerated() {
+                var changed = inputs
+                switch markdown {
+                case .body(let field, var source):
+                    source.text += "\n\nA changed paragraph.\n"
+                    changed.markdown[index] = .body(field: field, source)
+                case .checklist(var source):
+                    source.text = "Changed intro.\n\n" + source.text
+                    changed.markdown[index] = .checklist(source)
+                }
+                #expect(renderer.key(of: changed) != key, "\(page): its Markdown is not in the key")
+                #expect(try renderer.render(changed).bytes != html)
+            }
+        }
+        #expect(checked > 50)
+    }
+
+    @Test func aTemplateIsInTheKeysOfThePagesThatCanIncludeItAndNoOthers() throws {
+        let site = try TestSite.defaultSite()
+        let before = try Self.prepared(site).renderer
+        #expect(!before.pages.isEmpty)
+        func keys(_ renderer: PageRenderer) -> [Page: ContentHash] {
+            Dictionary(uniqueKeysWithValues: renderer.pages.map { ($0, renderer.inputKey(for: $0)) })
+        }
+        let original = keys(before)
+        try site.write("templates/info.mustache", try String(contentsOfFile: site.templates + "/info.mustache", encoding: .utf8) + "<!-- -->\n")
+        let afterInfo = keys(try Self.prepared(site).renderer)
+        for (page, key) in original {
+            if case .info = page { #expect(afterInfo[page] != key) } else { #expect(afterInfo[page] == key, "\(page)") }
+        }
+        // The back chevron is a partial of the station and checklist templates only.
+        try site.write("templates/back-chevron.mustache", try String(contentsOfFile: site.templates + "/back-chevron.mustache", encoding: .utf8) + " ")
+        let afterChevron = keys(try Self.prepared(site).renderer)
+        for (page, key) in afterInfo {
+            switch page {
+            case .station, .checklist: #expect(afterChevron[page] != key, "\(page)")
+            default: #expect(afterChevron[page] == key, "\(page)")
+            }
+        }
+        // A template named by a value could be any template: every one is in the key.
+        try site.write("templates/info.mustache", "{{<layout}}{{$content}}{{>*partial_name}}{{/content}}{{/layout}}\n")
+        let dynamic = try Self.prepared(site).renderer
+        try site.write("templates/unused.mustache", "anything")
+        let dynamicAfter = try Self.prepared(site).renderer
+        #expect(dynamic.inputKey(for: .info(slug: "union-square")) != dynamicAfter.inputKey(for: .info(slug: "union-square")))
+        #expect(dynamic.inputKey(for: .station(slug: "union-square")) == dynamicAfter.inputKey(for: .station(slug: "union-square")))
+    }
+
+    @Test func whereContentLinksLeadIsInTheKeyOfEveryPageWithMarkdown() throws {
+        let site = try TestSite.defaultSite()
+        let before = try Self.prepared(site).renderer
+        // A new station moves no link of the others, but a link to it could be written anywhere.
+        try site.write("content/stations/07-new.md", "---\ntitle: New\n---\nNew.\n")
+        let after = try Self.prepared(site).renderer
+        #expect(before.inputKey(for: .info(slug: "union-square")) != after.inputKey(for: .info(slug: "union-square")))
+        #expect(before.inputKey(for: .index) != after.inputKey(for: .index))
+    }
+}
