@@ -379,7 +379,3 @@ extension Unicode.Scalar {
         ("A"..."Z").contains(self) ? Unicode.Scalar(value + 32) ?? self : self
     }
 }
-
-extension Character {
-    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
-}

@@ -45,7 +45,6 @@ public struct RenderedPage: Sendable {
     public var outputPath: String
     /// The page's HTML as UTF-8, as it is checked and written.
     public var bytes: [UInt8]
-    public var html: String { String(decoding: bytes, as: UTF8.self) }
     /// The template that rendered it (`templates/station.mustache`), for diagnostics.
     public var templatePath: String
     /// That template and every template it can include, for finding where a link was written.
