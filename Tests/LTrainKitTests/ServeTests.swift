@@ -64,6 +64,36 @@ import Testing
         #expect(swap.changedFiles == 0 && swap.renderedPages == 0, "a swap file changes nothing")
     }
 
+    @Test func aSaveThroughATemporaryFileStaysABodyEdit() throws {
+        let site = try TestSite.defaultSite()
+        let preview = session(site)
+        #expect(preview.rebuild().renderedPages == 15)
+        let path = site.content + "/stations/03-union-square.md"
+        let temporary = path + ".tmp"
+        try site.write("content/stations/03-union-square.md.tmp", try String(contentsOfFile: path, encoding: .utf8) + "\nSaved.\n")
+        #expect(rename(temporary, path) == 0)
+        let save = preview.rebuild(changed: [temporary, path])
+        #expect(save.onlyBodies, "the temporary file knocked the save off the fast path")
+        #expect(save.renderedPages == 1 && save.changedFiles == 1)
+        // A title edit is not a body edit: it takes the full path, which renders what shows the title.
+        try site.write("content/stations/03-union-square.md", try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "title: Union Square", with: "title: Union Sq"))
+        let title = preview.rebuild(changed: [path])
+        #expect(!title.onlyBodies && title.renderedPages == 5)
+    }
+
+    @Test func changesAreClassifiedByTheRulesTheLoaderReadsBy() {
+        #expect(ContentChange("index.md") == .index)
+        #expect(ContentChange("stations/03-a.md") == .station)
+        #expect(ContentChange("checklists/packing.md") == .checklist)
+        #expect(ContentChange("assets/maps/a.png") == .asset)
+        for ignored in ["stations/03-a.md.tmp", "stations/.03-a.md.swp", "stations/03-a.md~", "stations/#03-a.md#", "stations/4913", ".DS_Store", "checklists/.x.md"] {
+            #expect(ContentChange(ignored) == .ignored, "\(ignored)")
+        }
+        for unknown in ["stations", "about.md", "stations/sub/03-a.md", "station/03-a.md"] {
+            #expect(ContentChange(unknown) == .unknown, "\(unknown)")
+        }
+    }
+
     @Test func bodyOnlyEditsStillCatchBrokenLinksAndFragments() throws {
         let site = try TestSite.defaultSite()
         let first = site.content + "/stations/01-eighth-avenue.md"

@@ -49,6 +49,41 @@ public struct LoadedTemplates: Sendable {
     public var staticFiles: [AssetFile] = []
 }
 
+/// What a changed path of the content folder (relative to it) is to a build: the one place that
+/// says which files are sources, for every caller that reacts to changes. Decided by the name
+/// alone, as the loader reads names.
+public enum ContentChange: Equatable, Sendable {
+    /// Nothing the build reads: hidden files (editors' swap files), backups (`x.md~`), and files
+    /// that are not `.md` in `stations/` and `checklists/` (`x.md.tmp`, `#x.md#`, `4913`).
+    case ignored
+    case index
+    case station
+    case checklist
+    case asset
+    /// Anything else (a folder itself, a file beside `index.md`): read the whole folder again.
+    case unknown
+
+    public init(_ relative: String) {
+        let parts = relative.split(separator: "/")
+        let name = parts.last.map(String.init) ?? ""
+        if parts.contains(where: { $0.hasPrefix(".") }) || name.hasSuffix("~") {
+            self = .ignored
+        } else if relative == "index.md" {
+            self = .index
+        } else if parts.first == "assets" && parts.count > 1 {
+            self = .asset
+        } else if parts.count == 2 && (parts[0] == "stations" || parts[0] == "checklists") {
+            guard name.hasSuffix(".md") else {
+                self = .ignored
+                return
+            }
+            self = parts[0] == "stations" ? .station : .checklist
+        } else {
+            self = .unknown
+        }
+    }
+}
+
 /// The Load stage: reads the content and templates folders. The only stage, with Write, that reads the disk.
 public enum ContentLoader {
     /// Markdown files larger than this are refused as not sane (the largest real station is a few KiB).
@@ -195,21 +230,21 @@ public enum ContentLoader {
         for path in changed.sorted() {
             guard path.hasPrefix(prefix) else { return false }
             let relative = String(path.dropFirst(prefix.count))
-            let parts = relative.split(separator: "/")
-            let name = parts.last.map(String.init) ?? ""
-            if name.hasPrefix(".") || name.hasSuffix("~") { continue }  // editors' swap and backup files
-            if parts.first == "assets" {
+            let isStation: Bool
+            switch ContentChange(relative) {
+            case .ignored:
+                // Unless it is a new folder where only files are read: that needs everything read again.
+                if FileSystem.kind(of: path) == .directory && !relative.hasPrefix("assets/") { return false }
+                continue
+            case .asset:
                 assetsChanged = true
                 continue
-            }
-            if relative == "index.md" {
+            case .index:
                 content.index = readIndex(root: root, display: directory, log: &log)
                 continue
-            }
-            guard parts.count == 2, parts[0] == "stations" || parts[0] == "checklists" else { return false }
-            guard name.hasSuffix(".md") else {
-                if FileSystem.kind(of: path) == .directory { return false }
-                continue
+            case .station: isStation = true
+            case .checklist: isStation = false
+            case .unknown: return false
             }
             var file: ContentFile?
             let resolved = resolved(path, root: root, display: joinPath(directory, relative), log: &log)
@@ -226,7 +261,7 @@ public enum ContentLoader {
                     files.sort { $0.relativePath < $1.relativePath }
                 }
             }
-            if parts[0] == "stations" { update(&content.stations) } else { update(&content.checklists) }
+            if isStation { update(&content.stations) } else { update(&content.checklists) }
         }
         if assetsChanged {
             content.assets = assets(root: root, display: directory, log: &log)

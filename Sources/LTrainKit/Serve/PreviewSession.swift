@@ -45,6 +45,8 @@ public final class PreviewSession: Sendable {
         public var milliseconds: Double
         public var problems: [Diagnostic]
         public var warnings: [Diagnostic]
+        /// True when only changed station bodies were read, rendered and checked (the fast path).
+        public var onlyBodies = false
     }
 
     /// Rebuilds after `changed` paths changed (nil: read everything again), then tells the open
@@ -148,12 +150,13 @@ public final class PreviewSession: Sendable {
         for path in changed {
             guard path.hasPrefix(prefix) else { return nil }
             let relative = String(path.dropFirst(prefix.count))
-            let name = relative.split(separator: "/").last.map(String.init) ?? ""
-            if name.hasPrefix(".") || name.hasSuffix("~") { continue }
-            guard relative.hasPrefix("stations/"), relative.hasSuffix(".md"), !relative.dropFirst(9).contains("/") else {
-                return nil
+            switch ContentChange(relative) {
+            // An editor's save through `x.md.tmp` renamed over `x.md`: the temporary file is nothing
+            // the build reads, so the save stays a body edit.
+            case .ignored where FileSystem.kind(of: path) != .directory: continue
+            case .station: relatives.append(relative)
+            default: return nil
             }
-            relatives.append(relative)
         }
         var log = DiagnosticLog()
         guard ContentLoader.refresh(&content, from: options.contentDirectory, changed: changed, log: &log), !log.hasErrors
@@ -229,7 +232,7 @@ public final class PreviewSession: Sendable {
         }
         return Outcome(
             changedFiles: changedFiles, renderedPages: pages.count, milliseconds: milliseconds, problems: [],
-            warnings: log.warnings)
+            warnings: log.warnings, onlyBodies: true)
     }
 
     // MARK: Answering requests
@@ -237,7 +240,7 @@ public final class PreviewSession: Sendable {
     static let liveReloadPath = "/_ltrain/live.js"
     static let eventsPath = "/_ltrain/events"
 
-    /// The answer to a request for `path` (as libmicrohttpd decoded it). Only files of the built
+    /// The answer to a request for `path` (%-decoded by `HTTPServer`). Only files of the built
     /// site are ever served: nothing is read from disk, and `..`, `.`, NUL and backslashes are refused.
     public func answer(method: String, path: String, ifNoneMatch: String?) -> HTTPAnswer {
         guard method == "GET" || method == "HEAD" else {
