@@ -159,7 +159,7 @@ enum Command {
             bar.finish()
             for warning in report.warnings { self.report(warning) }
             if verbose {
-                for link in report.externalLinks { print("external link (not fetched): \(link)") }
+                for link in report.externalLinks { print("external link (not fetched): \(Diagnostic.printable(link))") }
             }
             if !quiet { print(summary(report, output: options.outputDirectory)) }
             return 0
@@ -244,7 +244,7 @@ enum Command {
         guard parsed.words.isEmpty else { throw UsageError(message: "unexpected '\(parsed.words[0])'") }
         let folder = parsed.values["--output"] ?? "_site"
         let (diagnostics, external) = LinkChecker.checkFolder(folder)
-        for link in external { print("external link (not fetched): \(link)") }
+        for link in external { print("external link (not fetched): \(Diagnostic.printable(link))") }
         if diagnostics.contains(where: { $0.severity == .error }) {
             return failed(BuildFailure(diagnostics), what: "check of \(folder)")
         }

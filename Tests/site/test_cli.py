@@ -73,3 +73,15 @@ def test_unreadable_file_is_reported():
         assert not (root / "_site").exists()
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+def test_check_prints_links_with_control_characters_escaped(tmp_path):
+    # A link holding a newline (an HTML character reference) must not print a line of its own.
+    folder = tmp_path / "out"
+    folder.mkdir()
+    (folder / "index.html").write_text(
+        '<!doctype html><title>x</title><a href="https://example.org/a&#10;fake.md:1:1: error: x">a</a>\n')
+    result = run_ltrain("check", "--output", folder)
+    listed = [line for line in result.stdout.splitlines() if line.startswith("external link")]
+    assert listed == ["external link (not fetched): https://example.org/a\\nfake.md:1:1: error: x"], result.stdout
+    assert not any(line.startswith("fake.md") for line in result.stdout.splitlines())
