@@ -235,6 +235,11 @@ public final class PreviewSession: Sendable {
             warnings: log.warnings, onlyBodies: true)
     }
 
+    /// Every file served now, with its bytes as built (before the live-reload script is added).
+    var servedFiles: [String: [UInt8]] {
+        state.withLock { $0.served.mapValues(\.bytes) }
+    }
+
     // MARK: Answering requests
 
     static let liveReloadPath = "/_ltrain/live.js"

@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+
+@testable import LTrainKit
+
+/// `ltrain serve` rebuilds from what changed, by several paths (a body edit, a full rebuild that
+/// keeps pages whose inputs did not change). Long random sequences of mixed edits must leave it
+/// serving exactly what a fresh `ltrain build` of the same sources writes, byte for byte.
+@Suite struct ServeEquivalenceTests {
+    /// A small deterministic generator (SplitMix64), so a failing sequence can be replayed by its seed.
+    struct Random {
+        var state: UInt64
+        mutating func next(_ bound: Int) -> Int {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Int((z ^ (z >> 31)) % UInt64(bound))
+        }
+    }
+
+    /// Every file a fresh build of the site writes, by path (the manifest left out).
+    static func freshBuild(_ site: TestSite) throws(BuildFailure) -> [String: [UInt8]] {
+        let output = site.root + "/fresh-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        try SiteBuild.run(site.options(output: output))
+        var files: [String: [UInt8]] = [:]
+        for path in FileSystem.filesBelow(output) where path != Manifest.fileName {
+            files[path] = (try? FileSystem.read(joinPath(output, path), limit: 1 << 26)) ?? []
+        }
+        return files
+    }
+
+    @Test(arguments: [1, 2, 3])
+    func servedSiteEqualsAFreshBuildAfterEveryEdit(seed: Int) throws {
+        let site = try TestSite.defaultSite()
+        var options = ServeOptions()
+        options.contentDirectory = site.content
+        options.templatesDirectory = site.templates
+        let preview = PreviewSession(options: options)
+        #expect(preview.rebuild().problems.isEmpty)
+        var random = Random(state: UInt64(seed))
+        var added = 0
+        var log: [String] = []
+        for step in 0..<40 {
+            let stations = try FileManager.default.contentsOfDirectory(atPath: site.content + "/stations")
+                .filter { $0.hasSuffix(".md") }.sorted()
+            let station = stations[random.next(stations.count)]
+            let stationPath = site.content + "/stations/" + station
+            var changed: [String] = []
+            var undo: (() throws -> Void)?
+            let text = try String(contentsOfFile: stationPath, encoding: .utf8)
+            switch random.next(9) {
+            case 0:
+                try site.write("content/stations/\(station)", text + "\nEdit \(step), with **emphasis**.\n")
+                changed = [stationPath]
+                log.append("body of \(station)")
+            case 1:
+                // Saved as many editors do: a temporary file renamed over the original.
+                try site.write("content/stations/\(station).tmp", text + "\nSaved at step \(step).\n")
+                #expect(rename(stationPath + ".tmp", stationPath) == 0)
+                changed = [stationPath + ".tmp", stationPath]
+                log.append("body of \(station) through a temporary file")
+            case 2:
+                let edited = text.replacingOccurrences(
+                    of: #"title: ([^\n]*)"#, with: "title: $1 \(step)", options: .regularExpression)
+                try site.write("content/stations/\(station)", edited)
+                changed = [stationPath]
+                log.append("title of \(station)")
+            case 3:
+                added += 1
+                let name = String(format: "%02d.%d-added-%d.md", random.next(8), added, added)
+                try site.write("content/stations/\(name)", "---\ntitle: Added \(added)\n---\nNew stop \(added).\n\n## Details\n")
+                changed = [site.content + "/stations/" + name]
+                log.append("new station \(name)")
+            case 4 where stations.count > 3:
+                try site.remove("content/stations/\(station)")
+                changed = [stationPath]
+                undo = { try site.write("content/stations/\(station)", text) }
+                log.append("deleted \(station)")
+            case 5:
+                let template = ["info", "station", "layout", "checklist", "index"][random.next(5)]
+                let path = site.templates + "/\(template).mustache"
+                try site.write("templates/\(template).mustache", try String(contentsOfFile: path, encoding: .utf8) + "<!-- \(step) -->\n")
+                changed = [path]
+                log.append("template \(template)")
+            case 6:
+                // A link to another station's heading, on its info page.
+                let target = stations[random.next(stations.count)]
+                try site.write("content/stations/\(station)", text + "\nSee [the stop](\(target)).\n")
+                changed = [stationPath]
+                log.append("link from \(station) to \(target)")
+            case 7:
+                let index = site.content + "/index.md"
+                try site.write("content/index.md", try String(contentsOfFile: index, encoding: .utf8) + "\nIndex edit \(step).\n")
+                changed = [index]
+                log.append("index body")
+            default:
+                let checklist = site.content + "/checklists/check-one.md"
+                try site.write("content/checklists/check-one.md", try String(contentsOfFile: checklist, encoding: .utf8) + "- Row \(step)\n")
+                changed = [checklist]
+                log.append("checklist row")
+            }
+            let outcome = preview.rebuild(changed: Set(changed))
+            let fresh: [String: [UInt8]]
+            do throws(BuildFailure) {
+                fresh = try Self.freshBuild(site)
+            } catch {
+                // The edit broke the site (a deleted station that others link to): serve says so
+                // and keeps the last good site; put the file back and go on.
+                #expect(!outcome.problems.isEmpty, "step \(step) (\(log.last ?? "")): the build failed, serve did not")
+                try undo?()
+                #expect(preview.rebuild(changed: Set(changed)).problems.isEmpty)
+                continue
+            }
+            #expect(outcome.problems.isEmpty, "step \(step) (\(log.last ?? "")): \(outcome.problems)")
+            let served = preview.servedFiles
+            #expect(Set(served.keys) == Set(fresh.keys), "step \(step) (\(log.suffix(3))): files differ")
+            for (path, bytes) in fresh where served[path] != bytes {
+                Issue.record("seed \(seed), step \(step) after \(log.suffix(3)): \(path) differs from a fresh build")
+            }
+        }
+    }
+}
