@@ -252,13 +252,14 @@ import Testing
             "stations/b.html": Manifest.Entry(
                 hash: ContentHash(value: 0x00ab_cdef_0123_4567), size: 0, modified: 0,
                 key: ContentHash(value: 0xffff_0000_0000_0001), ids: ["when-it-opened", "a b"]),
-            "index.html": Manifest.Entry(hash: ContentHash(value: 15), size: 1234, modified: 987_654_321),
+            "index.html": Manifest.Entry(
+                hash: ContentHash(value: 15), size: 1234, modified: 987_654_321, links: ["02-a b.md#x,y", "-"]),
         ])
         #expect(
             full.text == """
-                ltrain manifest 3
-                000000000000000f 1234 987654321 - - index.html
-                00abcdef01234567 0 0 ffff000000000001 a%20b,when-it-opened stations/b.html
+                ltrain manifest 4
+                000000000000000f 1234 987654321 - - 02-a%20b.md%23x%2Cy,%2D index.html
+                00abcdef01234567 0 0 ffff000000000001 a%20b,when-it-opened - stations/b.html
 
                 """)
         var sorted = full
@@ -269,8 +270,12 @@ import Testing
         var withSources = sorted
         withSources.sources = Manifest.Sources(
             snapshot: ContentHash(value: 0x0123_4567_89ab_cdef), stations: 10_000, infoPages: 9_999, checklists: 0)
-        #expect(withSources.text.hasPrefix("ltrain manifest 3\nsources 0123456789abcdef 10000 9999 0\n000000000000000f "))
+        #expect(withSources.text.hasPrefix("ltrain manifest 4\nsources 0123456789abcdef 10000 9999 0\n000000000000000f "))
         #expect(Manifest(text: withSources.text) == withSources)
+        // A manifest of version 3 has no links field: it reads, and says its links are unknown.
+        let version3 = try #require(Manifest(text: "ltrain manifest 3\n0a 12 34 - a,b index.html\n"))
+        #expect(version3.entries["index.html"]?.ids == ["a", "b"] && !version3.recordsLinks)
+        #expect(Manifest(text: full.text)?.recordsLinks == true)
         #expect(Manifest(text: "ltrain manifest 3\nsources 12 1 x 0\n") == nil)
         // A manifest large enough to be formatted in chunks on several cores reads back the same,
         // its lines sorted by path.
@@ -299,8 +304,17 @@ import Testing
         #expect(Manifest(text: widest.text) == widest)
         #expect(widest.text.contains(" \(Int.max) \(Int64.max) ffffffffffffffff %25%2C,"))
         // Version 2 (before the sources line) is still read, so upgrading keeps the output folder.
-        let version2 = full.text.replacingOccurrences(of: "ltrain manifest 3", with: "ltrain manifest 2")
-        #expect(Manifest(text: version2) == sorted)
+        // Versions 2 and 3 have no links field; their links read as unknown.
+        let version2 = """
+            ltrain manifest 2
+            000000000000000f 1234 987654321 - - index.html
+            00abcdef01234567 0 0 ffff000000000001 a%20b,when-it-opened stations/b.html
+
+            """
+        var withoutLinks = sorted
+        withoutLinks.entries["index.html"]?.links = []
+        withoutLinks.recordsLinks = false
+        #expect(Manifest(text: version2) == withoutLinks)
         #expect(ContentHash(Array("abc".utf8)) != ContentHash(Array("abd".utf8)))
         #expect(ContentHash(Array("abcdefghijk".utf8)) == ContentHash(Array("abcdefghijk".utf8)))
         // Every length from empty to past several 32-byte rounds hashes differently, and so does

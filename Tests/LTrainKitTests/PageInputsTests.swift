@@ -20,7 +20,7 @@ import Testing
         var checked = 0
         for page in renderer.pages {
             let inputs = renderer.inputs(for: page, at: renderer.routes.path(of: page))
-            let key = renderer.key(of: inputs)
+            let key = renderer.key(of: inputs, links: nil)
             let html = try renderer.render(inputs).bytes
             var names: [String] = []
             inputs.values.forEachField { name, _ in names.append(name) }
@@ -28,7 +28,7 @@ import Testing
             for name in names {
                 var changed = inputs
                 changed.values[name] = .string("«changed \(name)»")
-                #expect(renderer.key(of: changed) != key, "\(page): \(name) is not in the key")
+                #expect(renderer.key(of: changed, links: nil) != key, "\(page): \(name) is not in the key")
                 // canonical_url is empty without a base URL: nothing to change in the page.
                 if inputs.values[name] == .null { continue }
                 let shown = try renderer.render(changed).bytes != html
@@ -49,7 +49,7 @@ import Testing
                     source.text = "Changed intro.\n\n" + source.text
                     changed.markdown[index] = .checklist(source)
                 }
-                #expect(renderer.key(of: changed) != key, "\(page): its Markdown is not in the key")
+                #expect(renderer.key(of: changed, links: nil) != key, "\(page): its Markdown is not in the key")
                 #expect(try renderer.render(changed).bytes != html)
             }
         }
@@ -90,10 +90,45 @@ import Testing
     @Test func whereContentLinksLeadIsInTheKeyOfEveryPageWithMarkdown() throws {
         let site = try TestSite.defaultSite()
         let before = try Self.prepared(site).renderer
-        // A new station moves no link of the others, but a link to it could be written anywhere.
+        // Eighth Avenue's text links to Sixth Avenue; Union Square's links to no content file.
+        let eighth = try before.render(.info(slug: "eighth-avenue"))
+        let eighthLinks = PageRenderer.contentLinks(of: eighth)
+        #expect(eighthLinks == ["02-sixth-avenue.md"])
+        let unionLinks = PageRenderer.contentLinks(of: try before.render(.info(slug: "union-square")))
+        #expect(unionLinks.isEmpty)
+        func keys(_ renderer: PageRenderer) -> (eighth: ContentHash, union: ContentHash, unknown: ContentHash) {
+            (
+                renderer.inputKey(for: .info(slug: "eighth-avenue"), links: eighthLinks),
+                renderer.inputKey(for: .info(slug: "union-square"), links: unionLinks),
+                renderer.inputKey(for: .info(slug: "union-square"), links: nil)
+            )
+        }
+        let original = keys(before)
+        // A new station moves none of their links: with their links known, their keys stay; without
+        // them, any new page could be one their text links to.
         try site.write("content/stations/07-new.md", "---\ntitle: New\n---\nNew.\n")
-        let after = try Self.prepared(site).renderer
-        #expect(before.inputKey(for: .info(slug: "union-square")) != after.inputKey(for: .info(slug: "union-square")))
-        #expect(before.inputKey(for: .index) != after.inputKey(for: .index))
+        let added = keys(try Self.prepared(site).renderer)
+        #expect(added.eighth == original.eighth && added.union == original.union)
+        #expect(added.unknown != original.unknown)
+        // Sixth Avenue's page moves (a slug of its own): the page that links to it changes, the other not.
+        let sixth = site.content + "/stations/02-sixth-avenue.md"
+        try site.write("content/stations/02-sixth-avenue.md", try String(contentsOfFile: sixth, encoding: .utf8).replacingOccurrences(of: "title: Sixth Avenue", with: "title: Sixth Avenue\nslug: sixth"))
+        let moved = keys(try Self.prepared(site).renderer)
+        #expect(moved.eighth != added.eighth)
+        #expect(moved.union == added.union)
+        #expect(try Self.prepared(site).renderer.render(.info(slug: "eighth-avenue")).bytes != eighth.bytes)
+    }
+
+    @Test func aNewStationRendersNoInfoPageAndTheManifestKeepsTheLinks() throws {
+        let site = try TestSite.defaultSite()
+        #expect(try site.build().rendered == 15)
+        let manifest = try #require(Manifest(text: try site.page(Manifest.fileName)))
+        #expect(manifest.entries["info/eighth-avenue.html"]?.links == ["02-sixth-avenue.md"])
+        #expect(manifest.entries["info/bedford-avenue.html"]?.links == ["05-first-avenue.md", "../index.md"])
+        try site.write("content/stations/07-new.md", "---\ntitle: New\n---\nNew.\n")
+        // Every station page changes ("Stop N of 7"), and the index lists the line; the new station
+        // has its info page. No other info page links to it, so none is rendered.
+        let report = try site.build()
+        #expect(report.rendered == 7 + 1 + 1, "seven station pages, the new info page and the index")
     }
 }

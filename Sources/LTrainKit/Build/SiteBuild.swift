@@ -322,7 +322,8 @@ public enum SiteBuild {
         // A first build, or one that adds or removes a file, cannot be up to date: no need to hash every page.
         guard output.mayBeUpToDate(fileCount: fileCount) else { return nil }
         let pages = concurrentMap(allPages.count) { index in
-            (path: prepared.routes.path(of: allPages[index]), key: renderer.inputKey(for: allPages[index]))
+            let path = prepared.routes.path(of: allPages[index])
+            return (path: path, key: renderer.inputKey(for: allPages[index], links: output.previousLinks(path)))
         }
         var files: [(path: String, bytes: [UInt8])] = []
         for file in prepared.copiedFiles {
@@ -383,13 +384,15 @@ public enum SiteBuild {
                     do throws(Diagnostic) {
                         let outputPath = renderer.routes.path(of: pages[index])
                         let inputs = renderer.inputs(for: pages[index], at: outputPath)
-                        let key = renderer.key(of: inputs)
+                        let key = renderer.key(of: inputs, links: output.previousLinks(outputPath))
                         if let ids = output.reuse(outputPath, key: key) {
                             // Rendered from the same inputs last time, and all its links were fine then.
                             checks.append((index, PageCheck(outputPath: outputPath, ids: Set(ids))))
                             continue
                         }
                         let page = try renderer.render(inputs)
+                        // Keyed on the links this rendering found, for the next build to compare.
+                        let links = PageRenderer.contentLinks(of: page)
                         rendered += 1
                         let check = LinkChecker.checkPage(
                             outputPath: page.outputPath, bytes: page.bytes, templatePath: page.templatePath,
@@ -398,8 +401,9 @@ public enum SiteBuild {
                         // A page that links into another page's #fragment is always checked again,
                         // since the other page may have changed.
                         try output.write(
-                            page.bytes, to: page.outputPath, key: check.fragmentLinks.isEmpty ? key : nil,
-                            ids: check.ids.sorted())
+                            page.bytes, to: page.outputPath,
+                            key: check.fragmentLinks.isEmpty ? renderer.key(of: inputs, links: links) : nil,
+                            ids: check.ids.sorted(), links: links)
                         checks.append((index, check))
                     } catch {
                         failures.append(error)

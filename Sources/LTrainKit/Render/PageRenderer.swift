@@ -76,9 +76,8 @@ public struct PageRenderer: Sendable {
     private let templateKeys: [String: ContentHash]
     /// For each folder: a hash of the `site` and `files` values its pages share.
     private let folderKeys: [String: ContentHash]
-    /// What rendering a Markdown body depends on besides its text and file: the Markdown
-    /// options, and where every content file's links lead (`Routes.contentLinksKey`).
-    private let markdownKey: ContentHash
+    /// The Markdown options, which rendering any Markdown depends on.
+    private let markdownOptionsKey: ContentHash
 
     public init(
         site: Site, routes: Routes, library: MustacheLibrary, templatePaths: [String: String],
@@ -90,8 +89,7 @@ public struct PageRenderer: Sendable {
         var markdown = ContentHasher()
         markdown.add(site.markdownOptions.allowsUnsafeHTML ? "unsafe" : "safe")
         markdown.add(site.markdownOptions.usesSmartPunctuation ? "smart" : "plain")
-        markdown.add(routes.contentLinksKey)
-        self.markdownKey = markdown.hash
+        self.markdownOptionsKey = markdown.hash
         self.site = site
         self.routes = routes
         self.library = library
@@ -181,22 +179,35 @@ public struct PageRenderer: Sendable {
     }
 
     /// The cache key of `page`: when it matches the previous build's, the previous page can be
-    /// kept without rendering it. It is the hash of the page's inputs (see `PageInputs`).
-    public func inputKey(for page: Page) -> ContentHash {
-        key(of: inputs(for: page, at: routes.path(of: page)))
+    /// kept without rendering it. It is the hash of the page's inputs (see `PageInputs`); `links`
+    /// as for `key(of:links:)`.
+    public func inputKey(for page: Page, links: [String]? = nil) -> ContentHash {
+        key(of: inputs(for: page, at: routes.path(of: page)), links: links)
+    }
+
+    /// The destinations of a rendered page's Markdown links that may lead to content files: what
+    /// its key depends on besides its text (see `key(of:links:)`).
+    static func contentLinks(of page: RenderedPage) -> [String] {
+        page.sourceLinks.lazy.map(\.writtenDestination).filter(Routes.mayLeadToContent)
     }
 
     /// The hash of everything a page is made from: its template and every template that can be
     /// included from it, the values its folder shares, its own values, and its Markdown with what
-    /// rendering Markdown depends on.
-    func key(of inputs: PageInputs) -> ContentHash {
+    /// rendering Markdown depends on: the options, and where its links lead. `links` are the
+    /// destinations its Markdown was written with when it was last rendered (`contentLinks(of:)`,
+    /// the same for the same text, which is in the key too); the key then holds where each of them
+    /// leads now. Without them (nil: not known), it holds where every content file's links lead
+    /// (`Routes.contentLinksKey`), which any new or removed page changes.
+    func key(of inputs: PageInputs, links: [String]?) -> ContentHash {
         var hasher = ContentHasher()
         hasher.add(ltrainVersion)
         hasher.add(inputs.template)
         hasher.add(templateKeys[inputs.template] ?? ContentHash(value: 0))
         hasher.add(folderKeys[Routes.folder(of: inputs.outputPath)] ?? ContentHash(value: 0))
         PageInputs.add(.object(inputs.values), to: &hasher)
-        if !inputs.markdown.isEmpty { hasher.add(markdownKey) }
+        guard !inputs.markdown.isEmpty else { return hasher.hash }
+        hasher.add(markdownOptionsKey)
+        var contentPaths: [String] = []
         for markdown in inputs.markdown {
             switch markdown {
             case .body(let field, let source):
@@ -204,10 +215,23 @@ public struct PageRenderer: Sendable {
                 hasher.add(field)
                 hasher.add(source.contentPath)
                 hasher.add(source.text)
+                contentPaths.append(source.contentPath)
             case .checklist(let source):
                 hasher.add("checklist")
                 hasher.add(source.contentPath)
                 hasher.add(source.text)
+                contentPaths.append(source.contentPath)
+            }
+        }
+        guard let links else {
+            hasher.add(routes.contentLinksKey)
+            return hasher.hash
+        }
+        hasher.add(links.count)
+        for link in links {
+            hasher.add(link)
+            for contentPath in contentPaths {
+                hasher.add(routes.rewriteContentLink(link, writtenIn: contentPath, on: inputs.page) ?? "\u{0}")
             }
         }
         return hasher.hash

@@ -156,9 +156,7 @@ public struct Routes: Sendable {
     /// (`../stations/03-union-square.md#history`, `../assets/map.png`) into a link from `page`
     /// to that file's output. Returns nil for links that are not to content files (external, or unknown).
     public func rewriteContentLink(_ destination: String, writtenIn contentPath: String, on page: Page) -> String? {
-        guard !destination.isEmpty, !destination.hasPrefix("#"), !destination.hasPrefix("/"),
-            !Self.hasScheme(destination)
-        else { return nil }
+        guard Self.mayLeadToContent(destination) else { return nil }
         var target = destination
         var fragment = ""
         // '#' found on the bytes: searching Characters would walk grapheme clusters.
@@ -174,6 +172,12 @@ public struct Routes: Sendable {
         // A station's headings are on its info page, so a link to one of them goes there.
         if fragment.utf8.count > 1, let info = infoTargets[resolved] { output = info }
         return Self.relativePath(from: path(of: page), to: output) + fragment
+    }
+
+    /// Whether `rewriteContentLink` may rewrite this destination: a relative path (not empty, not
+    /// a bare `#fragment`, not from the root, no scheme). Others lead where they say, whatever the site.
+    public static func mayLeadToContent(_ destination: String) -> Bool {
+        !destination.isEmpty && !destination.hasPrefix("#") && !destination.hasPrefix("/") && !hasScheme(destination)
     }
 
     /// Whether a link starts with a URL scheme such as `https:` or `mailto:`.

@@ -6,6 +6,7 @@ public struct ServedFile: Sendable, Equatable {
     public var etag: String
     var key: ContentHash?
     var ids: [String]
+    var links: [String] = []
 }
 
 /// The preview server's `PageSink`: pages go into memory, and a page rendered from the same
@@ -28,8 +29,14 @@ public final class MemorySite: PageSink {
         return old.ids
     }
 
-    public func write(_ bytes: [UInt8], to outputPath: String, key: ContentHash?, ids: [String]) throws(Diagnostic) {
-        let file = ServedFile(bytes: bytes, etag: "\"\(ContentHash(bytes))\"", key: key, ids: ids)
+    public func previousLinks(_ outputPath: String) -> [String]? {
+        previous[outputPath]?.links
+    }
+
+    public func write(
+        _ bytes: [UInt8], to outputPath: String, key: ContentHash?, ids: [String], links: [String]
+    ) throws(Diagnostic) {
+        let file = ServedFile(bytes: bytes, etag: "\"\(ContentHash(bytes))\"", key: key, ids: ids, links: links)
         state.withLock { $0[outputPath] = file }
     }
 }

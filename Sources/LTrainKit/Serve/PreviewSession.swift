@@ -193,9 +193,11 @@ public final class PreviewSession: Sendable {
                     templateSources: rendered.templateSources,
                     sourceLinks: rendered.sourceLinks, files: files)
                 let bytes = rendered.bytes
+                let links = PageRenderer.contentLinks(of: rendered)
                 overlay[rendered.outputPath] = ServedFile(
                     bytes: bytes, etag: "\"\(ContentHash(bytes))\"",
-                    key: check.fragmentLinks.isEmpty ? renderer.inputKey(for: page) : nil, ids: check.ids.sorted())
+                    key: check.fragmentLinks.isEmpty ? renderer.inputKey(for: page, links: links) : nil,
+                    ids: check.ids.sorted(), links: links)
                 checks.append(check)
             } catch {
                 log.report(error)

@@ -1,14 +1,15 @@
 import Foundation
 
 /// What ltrain wrote into an output folder last time, kept in the folder as `.ltrain-manifest`:
-/// one line per file, `hash size mtime key ids path`. It tells which files are ltrain's own (so no
+/// one line per file, `hash size mtime key ids links path`. It tells which files are ltrain's own (so no
 /// other file is ever removed silently), which bytes are unchanged (so they keep their file), and,
 /// through each page's input key, which pages need not be rendered again at all.
 struct Manifest: Sendable, Equatable {
     static let fileName = ".ltrain-manifest"
-    static let header = "ltrain manifest 3"
-    /// Earlier headers this version still reads (version 2 had no `sources` line).
-    static let readableHeaders = ["ltrain manifest 2", "ltrain manifest 3"]
+    static let header = "ltrain manifest 4"
+    /// Earlier headers this version still reads (version 2 had no `sources` line, versions 2 and 3
+    /// no `links` field: their pages' links are unknown, so pages with Markdown are rendered again).
+    static let readableHeaders = ["ltrain manifest 2", "ltrain manifest 3", header]
 
     /// The snapshot of the sources the output was built from (see `SourceSnapshot`), with what
     /// the build reported, so that a build from an equal snapshot can say so without reading
@@ -29,7 +30,12 @@ struct Manifest: Sendable, Equatable {
         var key: ContentHash?
         /// The page's `id`s, for checking `#fragment` links into it without reading it.
         var ids: [String] = []
+        /// The link destinations its Markdown was written with (see `PageRenderer.key`).
+        var links: [String] = []
     }
+
+    /// Whether the entries' `links` were recorded (false for a manifest of an earlier version).
+    var recordsLinks = true
 
     var entries: [String: Entry] = [:]
     var sources: Sources?
@@ -42,16 +48,19 @@ struct Manifest: Sendable, Equatable {
     init?(text: String) {
         var text = text
         guard let parsed = text.withUTF8({ Self.parse($0) }) else { return nil }
-        (entries, sources) = parsed
+        (entries, sources, recordsLinks) = parsed
     }
 
     /// Parses the manifest's bytes directly: it has a line for every file of the site.
-    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (entries: [String: Entry], sources: Sources?)? {
+    private static func parse(
+        _ bytes: UnsafeBufferPointer<UInt8>
+    ) -> (entries: [String: Entry], sources: Sources?, recordsLinks: Bool)? {
         guard
             let header = readableHeaders.lazy.map({ Array(($0 + "\n").utf8) }).first(where: {
                 bytes.count >= $0.count && bytes.prefix($0.count).elementsEqual($0)
             })
         else { return nil }
+        let recordsLinks = header.elementsEqual((Self.header + "\n").utf8)
         var entries: [String: Entry] = [:]
         var sources: Sources?
         var index = header.count
@@ -109,6 +118,7 @@ struct Manifest: Sendable, Equatable {
         while index < count {
             guard let hashField = field(), let sizeField = field(), let modifiedField = field(),
                 let keyField = field(), let idsField = field(),
+                let linksField = recordsLinks ? field() : idsField.upperBound..<idsField.upperBound,
                 let hash = number(hashField, radix: 16),
                 // Numbers too large for the fields are damage, as any other unreadable line.
                 let size = number(sizeField, radix: 10).flatMap(Int.init(exactly:)),
@@ -117,19 +127,26 @@ struct Manifest: Sendable, Equatable {
             let path = text(lastField())
             let isDash: (Range<Int>) -> Bool = { $0.count == 1 && bytes[$0.lowerBound] == UInt8(ascii: "-") }
             let key = isDash(keyField) ? nil : number(keyField, radix: 16).map(ContentHash.init(value:))
-            var ids: [String] = []
-            if !isDash(idsField) {
-                // Comma-separated, each %-encoded (so never holding a comma itself).
-                var idStart = idsField.lowerBound
-                for position in idsField.lowerBound...idsField.upperBound
-                where position == idsField.upperBound || bytes[position] == UInt8(ascii: ",") {
-                    if position > idStart, let id = Routes.percentDecoded(text(idStart..<position)) { ids.append(id) }
-                    idStart = position + 1
+            /// Comma-separated, each %-encoded (so never holding a comma, nor a lone `-`, itself).
+            func list(_ field: Range<Int>) -> [String]? {
+                guard !field.isEmpty, !isDash(field) else { return [] }
+                var items: [String] = []
+                var itemStart = field.lowerBound
+                for position in field.lowerBound...field.upperBound
+                where position == field.upperBound || bytes[position] == UInt8(ascii: ",") {
+                    guard position > itemStart, let item = Routes.percentDecoded(text(itemStart..<position)) else {
+                        return nil
+                    }
+                    items.append(item)
+                    itemStart = position + 1
                 }
+                return items
             }
-            entries[path] = Entry(hash: ContentHash(value: hash), size: size, modified: modified, key: key, ids: ids)
+            guard let ids = list(idsField), let links = list(linksField) else { return nil }
+            entries[path] = Entry(
+                hash: ContentHash(value: hash), size: size, modified: modified, key: key, ids: ids, links: links)
         }
-        return (entries, sources)
+        return (entries, sources, recordsLinks)
     }
 
     /// The manifest's text, built byte by byte: it has a line for every file of the site.
@@ -193,8 +210,9 @@ struct Manifest: Sendable, Equatable {
             // hash, size, mtime, key: at most 16 + 20 + 20 + 16 bytes and a space after each; then
             // '-' or the ids (each byte at most 3 when %-encoded, a comma between), a space, the
             // path and a newline.
-            var capacity = 76 + 2 + pathBytes.count + 1
+            var capacity = 76 + 4 + pathBytes.count + 1
             for id in ids { capacity += id.utf8.count * 3 + 1 }
+            for link in entry.links { capacity += link.utf8.count * 3 + 1 }
             LineWriter.append(capacity: capacity, to: &bytes) { line in
                 line.hex(entry.hash)
                 line.byte(0x20)
@@ -204,11 +222,9 @@ struct Manifest: Sendable, Equatable {
                 line.byte(0x20)
                 if let key = entry.key { line.hex(key) } else { line.byte(UInt8(ascii: "-")) }
                 line.byte(0x20)
-                if ids.isEmpty { line.byte(UInt8(ascii: "-")) }
-                for (position, id) in ids.enumerated() {
-                    if position > 0 { line.byte(UInt8(ascii: ",")) }
-                    for byte in id.utf8 { line.percentEncoded(byte) }
-                }
+                line.list(ids)
+                line.byte(0x20)
+                line.list(entry.links)
                 line.byte(0x20)
                 for byte in pathBytes { line.byte(byte) }
                 line.byte(0x0A)
@@ -251,6 +267,22 @@ private struct LineWriter {
     /// One byte of an id, %-encoded as links are.
     mutating func percentEncoded(_ byte: UInt8) {
         count += Routes.writePercentEncoded(byte, into: buffer, at: count)
+    }
+
+    /// `-` for no items, else the items %-encoded, with commas between. An item that is `-`
+    /// alone is written `%2D`, so that it cannot read as no items.
+    /// Empty items are left out (none is ever recorded: an empty link leads nowhere to resolve).
+    mutating func list(_ items: [String]) {
+        let items = items.filter { !$0.isEmpty }
+        if items.isEmpty { byte(UInt8(ascii: "-")) }
+        for (position, item) in items.enumerated() {
+            if position > 0 { byte(UInt8(ascii: ",")) }
+            if item == "-" {
+                for byte in "%2D".utf8 { self.byte(byte) }
+                continue
+            }
+            for byte in item.utf8 { percentEncoded(byte) }
+        }
     }
 
     /// The decimal digits of a value that is not negative (at most 19).

@@ -20,18 +20,21 @@ public protocol PageSink: Sendable {
     /// Keeps the previous version of a page rendered from the same inputs; returns its ids, or
     /// nil when it must be rendered.
     func reuse(_ outputPath: String, key: ContentHash) -> [String]?
-    /// Writes a page (or any file, with no key and no ids); `key` and `ids` are remembered for
-    /// the next build (see `reuse`).
-    func write(_ bytes: [UInt8], to outputPath: String, key: ContentHash?, ids: [String]) throws(Diagnostic)
+    /// The link destinations the previous version of a page was written with (its Markdown's), for
+    /// its key; nil when not known.
+    func previousLinks(_ outputPath: String) -> [String]?
+    /// Writes a page (or any file, with no key, ids or links); `key`, `ids` and `links` are
+    /// remembered for the next build (see `reuse`, `previousLinks`).
+    func write(_ bytes: [UInt8], to outputPath: String, key: ContentHash?, ids: [String], links: [String]) throws(Diagnostic)
 }
 
 extension PageSink {
     public func write(_ bytes: [UInt8], to outputPath: String) throws(Diagnostic) {
-        try write(bytes, to: outputPath, key: nil, ids: [])
+        try write(bytes, to: outputPath, key: nil, ids: [], links: [])
     }
 
     public func write(_ text: String, to outputPath: String) throws(Diagnostic) {
-        try write(Array(text.utf8), to: outputPath, key: nil, ids: [])
+        try write(Array(text.utf8), to: outputPath, key: nil, ids: [], links: [])
     }
 }
 
@@ -292,6 +295,11 @@ public final class OutputFolder: PageSink {
         return old.ids
     }
 
+    public func previousLinks(_ outputPath: String) -> [String]? {
+        guard previous.recordsLinks else { return nil }
+        return previousEntry(outputPath)?.links
+    }
+
     /// What the previous build recorded for `outputPath`. A first build has no previous files: no
     /// path to look up (this runs for every file written).
     private func previousEntry(_ outputPath: String) -> Manifest.Entry? {
@@ -305,9 +313,10 @@ public final class OutputFolder: PageSink {
 
     /// Writes one file of the new site: a hard link to the previous file when the bytes are the
     /// same, a new file otherwise. Safe to call from several threads for different paths.
-    /// `key` and `ids` are remembered for the next build (see `reuse`).
+    /// `key`, `ids` and `links` are remembered for the next build (see `reuse`).
     public func write(
-        _ bytes: UnsafeRawBufferPointer, to outputPath: String, key: ContentHash? = nil, ids: [String] = []
+        _ bytes: UnsafeRawBufferPointer, to outputPath: String, key: ContentHash? = nil, ids: [String] = [],
+        links: [String] = []
     ) throws(Diagnostic) {
         let hash = ContentHash(bytes)
         var target: String { joinPath(stagingPath, outputPath) }
@@ -315,6 +324,7 @@ public final class OutputFolder: PageSink {
         {
             old.key = key
             old.ids = ids
+            old.links = links
             state.withLock { [old] state in
                 state.manifest.entries[outputPath] = old
                 state.unchanged += 1
@@ -349,16 +359,20 @@ public final class OutputFolder: PageSink {
         guard statResult == 0 else {
             throw Diagnostic.error("cannot write \(target): \(FileSystem.describe(errno: errno))")
         }
-        let entry = Manifest.Entry(hash: hash, size: bytes.count, modified: FileSystem.nanoseconds(info.st_mtim), key: key, ids: ids)
+        let entry = Manifest.Entry(
+            hash: hash, size: bytes.count, modified: FileSystem.nanoseconds(info.st_mtim), key: key, ids: ids,
+            links: links)
         state.withLock { state in
             state.manifest.entries[outputPath] = entry
             state.written += 1
         }
     }
 
-    public func write(_ bytes: [UInt8], to outputPath: String, key: ContentHash?, ids: [String]) throws(Diagnostic) {
+    public func write(
+        _ bytes: [UInt8], to outputPath: String, key: ContentHash?, ids: [String], links: [String]
+    ) throws(Diagnostic) {
         let result = bytes.withUnsafeBytes { buffer in
-            Result { () throws(Diagnostic) in try write(buffer, to: outputPath, key: key, ids: ids) }
+            Result { () throws(Diagnostic) in try write(buffer, to: outputPath, key: key, ids: ids, links: links) }
         }
         try result.get()
     }
