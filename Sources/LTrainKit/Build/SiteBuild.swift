@@ -391,8 +391,10 @@ public enum SiteBuild {
                             continue
                         }
                         let page = try renderer.render(inputs)
-                        // Keyed on the links this rendering found, for the next build to compare.
                         let links = PageRenderer.contentLinks(of: page)
+                        // A page with Markdown is recorded with the key of the links this rendering
+                        // found, for the next build to compare with; any other page's key is the same.
+                        let writtenKey = inputs.markdown.isEmpty ? key : renderer.key(of: inputs, links: links)
                         rendered += 1
                         let check = LinkChecker.checkPage(
                             outputPath: page.outputPath, bytes: page.bytes, templatePath: page.templatePath,
@@ -402,7 +404,7 @@ public enum SiteBuild {
                         // since the other page may have changed.
                         try output.write(
                             page.bytes, to: page.outputPath,
-                            key: check.fragmentLinks.isEmpty ? renderer.key(of: inputs, links: links) : nil,
+                            key: check.fragmentLinks.isEmpty ? writtenKey : nil,
                             ids: check.ids.sorted(), links: links)
                         checks.append((index, check))
                     } catch {
