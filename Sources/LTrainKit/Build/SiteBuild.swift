@@ -204,38 +204,22 @@ private enum ProcessLifetime {
 
 /// The whole pipeline: load → model → route → render → check → write.
 public enum SiteBuild {
+    /// Shortcut (no source changed)? → prepare (load, model, route) → up to date? → execute
+    /// (render, check, write into the staging folder) → commit. One clean-up path: unless the new
+    /// site was committed, the staging folder is removed and the output is left as it was.
     @discardableResult
     public static func run(_ options: BuildOptions) throws(BuildFailure) -> BuildReport {
         let start = DispatchTime.now()
-        func secondsSinceStart() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9 }
         var clock = PhaseClock(enabled: options.reportsTimings)
-        func openOutput() throws(BuildFailure) -> OutputFolder {
-            try OutputFolder(
-                path: options.outputDirectory, protecting: [options.contentDirectory, options.templatesDirectory],
-                force: options.force)
-        }
         let startedAt = SourceSnapshot.now()
-        let output = try openOutput()
-        // Sources whose stamps match the ones the output was built from need not even be read.
-        // When the output records no snapshot to compare with, this build's snapshot is taken
-        // beside the build, once the sources are read, on the core that the serial steps after
-        // loading leave idle, for the next build.
+        let output = try OutputFolder(
+            path: options.outputDirectory, protecting: [options.contentDirectory, options.templatesDirectory],
+            force: options.force)
+        // This build's snapshot of its sources, for the next build; when the output records none
+        // to compare with, it is taken beside the build, once the sources are read, on the core
+        // that the serial steps after loading leave idle.
         var snapshot: SourceSnapshot?
         var background: BackgroundWork<SourceSnapshot?>?
-        let snapshotsLater = !output.recordsSources
-        if !snapshotsLater {
-            snapshot = sourceSnapshot(options, startedAt: startedAt)
-            if let snapshot, snapshot.isSettled, let unchanged = output.unchangedSince(snapshot.hash) {
-                output.abandon()
-                clock.lap("check that no source changed")
-                let seconds = secondsSinceStart()
-                return BuildReport(
-                    stationCount: unchanged.sources.stations, infoPageCount: unchanged.sources.infoPages,
-                    checklistCount: unchanged.sources.checklists, fileCount: unchanged.summary.unchanged,
-                    rendered: 0, written: 0, unchanged: unchanged.summary.unchanged, removed: 0, warnings: [],
-                    externalLinks: [], seconds: seconds, sourcesUnchanged: true)
-            }
-        }
         /// The snapshot, once the background work (if any) is done.
         func finishedSnapshot() -> SourceSnapshot? {
             if let work = background {
@@ -244,60 +228,78 @@ public enum SiteBuild {
             }
             return snapshot
         }
-        let prepared: PreparedSite
-        do throws(BuildFailure) {
-            prepared = try PreparedSite.prepare(
-                content: options.contentDirectory, templates: options.templatesDirectory,
-                templatesRequired: options.templatesRequired,
-                settings: SiteBuilder.Settings(includeDrafts: options.includeDrafts, baseURL: options.baseURL),
-                whenLoaded: {
-                    guard snapshotsLater else { return }
-                    background = BackgroundWork { sourceSnapshot(options, startedAt: startedAt, workers: 1) }
-                })
-        } catch {
-            _ = finishedSnapshot()
-            output.abandon()
-            throw error
+        var committed = false
+        defer {
+            if !committed {
+                _ = finishedSnapshot()
+                output.abandon()
+            }
         }
+        /// What the build did, as counted at its end.
+        func report(
+            _ counts: (stations: Int, infoPages: Int, checklists: Int), files: Int, rendered: Int = 0,
+            summary: OutputFolder.Summary, warnings: [Diagnostic] = [], externalLinks: [String] = [],
+            sourcesUnchanged: Bool = false
+        ) -> BuildReport {
+            BuildReport(
+                stationCount: counts.stations, infoPageCount: counts.infoPages, checklistCount: counts.checklists,
+                fileCount: files, rendered: rendered, written: summary.written, unchanged: summary.unchanged,
+                removed: summary.removed, warnings: warnings, externalLinks: externalLinks,
+                seconds: Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9,
+                sourcesUnchanged: sourcesUnchanged)
+        }
+
+        // Shortcut: sources whose stamps match the ones the output was built from need not be read.
+        let snapshotsLater = !output.recordsSources
+        if !snapshotsLater {
+            snapshot = sourceSnapshot(options, startedAt: startedAt)
+            if let snapshot, snapshot.isSettled, let unchanged = output.unchangedSince(snapshot.hash) {
+                clock.lap("check that no source changed")
+                let sources = unchanged.sources
+                return report(
+                    (sources.stations, sources.infoPages, sources.checklists), files: unchanged.summary.unchanged,
+                    summary: unchanged.summary, sourcesUnchanged: true)
+            }
+        }
+
+        // Prepare: load, model, route, templates.
+        let prepared = try PreparedSite.prepare(
+            content: options.contentDirectory, templates: options.templatesDirectory,
+            templatesRequired: options.templatesRequired,
+            settings: SiteBuilder.Settings(includeDrafts: options.includeDrafts, baseURL: options.baseURL),
+            whenLoaded: {
+                guard snapshotsLater else { return }
+                background = BackgroundWork { sourceSnapshot(options, startedAt: startedAt, workers: 1) }
+            })
         clock.lap("load, model, route")
         defer { if !options.releasesMemory { ProcessLifetime.keep(prepared, output) } }
+        let counts = (
+            stations: prepared.site.line.stations.count, infoPages: prepared.site.line.stations.count,
+            checklists: prepared.site.checklists.count
+        )
+
+        // Up to date: the output already is this site; leave it untouched.
         if let unchanged = upToDate(prepared, output) {
-            // Nothing to write: the output already is this site. Leave it untouched.
-            _ = finishedSnapshot()
-            output.abandon()
             clock.lap("check that nothing changed")
-            let seconds = secondsSinceStart()
-            return BuildReport(
-                stationCount: prepared.site.line.stations.count, infoPageCount: prepared.site.line.stations.count,
-                checklistCount: prepared.site.checklists.count, fileCount: unchanged.unchanged, rendered: 0,
-                written: 0, unchanged: unchanged.unchanged, removed: 0, warnings: prepared.warnings,
-                externalLinks: [], seconds: seconds)
+            return report(counts, files: unchanged.unchanged, summary: unchanged, warnings: prepared.warnings)
         }
-        do {
-            let result = try render(
-                prepared, into: output, jobs: options.jobs, progress: options.progress, clock: &clock)
-            // A build with warnings is never skipped on stamps alone: its warnings are shown every time.
-            if let snapshot = finishedSnapshot(), snapshot.isSettled, prepared.warnings.isEmpty {
-                output.record(
-                    Manifest.Sources(
-                        snapshot: snapshot.hash, stations: prepared.site.line.stations.count,
-                        infoPages: prepared.site.line.stations.count, checklists: prepared.site.checklists.count))
-            }
-            let summary = try output.commit()
-            clock.lap("commit")
-            if !options.releasesMemory { ProcessLifetime.keep(result.pageChecks) }
-            let seconds = secondsSinceStart()
-            return BuildReport(
-                stationCount: prepared.site.line.stations.count, infoPageCount: prepared.site.line.stations.count,
-                checklistCount: prepared.site.checklists.count, fileCount: result.fileCount,
-                rendered: result.rendered,
-                written: summary.written, unchanged: summary.unchanged, removed: summary.removed,
-                warnings: prepared.warnings, externalLinks: result.externalLinks, seconds: seconds)
-        } catch {
-            _ = finishedSnapshot()
-            output.abandon()
-            throw error
+
+        // Execute, then commit.
+        let result = try render(prepared, into: output, jobs: options.jobs, progress: options.progress, clock: &clock)
+        // A build with warnings is never skipped on stamps alone: its warnings are shown every time.
+        if let snapshot = finishedSnapshot(), snapshot.isSettled, prepared.warnings.isEmpty {
+            output.record(
+                Manifest.Sources(
+                    snapshot: snapshot.hash, stations: counts.stations, infoPages: counts.infoPages,
+                    checklists: counts.checklists))
         }
+        let summary = try output.commit()
+        committed = true
+        clock.lap("commit")
+        if !options.releasesMemory { ProcessLifetime.keep(result.pageChecks) }
+        return report(
+            counts, files: result.fileCount, rendered: result.rendered, summary: summary, warnings: prepared.warnings,
+            externalLinks: result.externalLinks)
     }
 
     /// The snapshot of everything a build reads and every setting that shapes its output.

@@ -346,8 +346,7 @@ func slugify(_ text: String) -> String {
 
 /// `slugify` for ASCII text, byte by byte over the text's UTF-8 in place (headings are slugged on
 /// every page); nil when the text is not all ASCII. Measured (callgrind, 1,000 generated stations,
-/// one job, 2026-12-03): without it slugify costs 61 M instructions, 6% of the build, and the
-/// build 28% more with the path fast path below also off; so both stay.
+/// one job, 2026-12-03): without it, slugify costs 61 M instructions, 6% of the build.
 private func slugifyASCII(_ text: UnsafeBufferPointer<UInt8>) -> String? {
     guard text.allSatisfy({ $0 < 0x80 }) else { return nil }
     // A slug is never longer than its text: each byte kept is one byte of the text, and a dash
