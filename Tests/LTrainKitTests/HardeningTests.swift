@@ -314,6 +314,33 @@ import Testing
         #expect(source.location(of: "b.png") == nil)
     }
 
+    // MARK: A malformed tag is reported where it is
+
+    @Test func aTagLeftOpenIsReportedAtItsOwnPosition() throws {
+        // It used to swallow the next tag's close and be reported as "section {{$content}} is
+        // never closed" at the section's line, far from the mistake.
+        let site = try TestSite.defaultSite()
+        let station = try String(contentsOfFile: site.templates + "/station.mustache", encoding: .utf8)
+        var lines = station.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let line = try #require(lines.firstIndex { $0.contains("{{info_href}}") })
+        lines[line] = lines[line].replacingOccurrences(of: "{{info_href}}", with: "{{info_href}")
+        try site.write("templates/station.mustache", lines.joined(separator: "\n"))
+        let column = lines[line].distance(from: lines[line].startIndex, to: lines[line].range(of: "{{info_href}")!.lowerBound) + 1
+        #expect(
+            site.failures() == [
+                "templates/station.mustache:\(line + 1):\(column): error: tag '{{info_href}' is not closed before the end of its line\n  hint: end it with '}}'"
+            ])
+        do {
+            _ = try MustacheLibrary(sources: ["main": "a {{title b {{next}} c"])
+            Issue.record("a tag left open before the next one must not parse")
+        } catch {
+            #expect(error.message == "tag '{{title b' is not closed before the next tag")
+            #expect(error.location == SourceLocation(line: 1, column: 3))
+        }
+        // Comments may span lines; other tags with spaces inside still work.
+        #expect(try MustacheLibrary(sources: ["main": "{{! a\ncomment }}{{ title }}"]).render("main", ["title": "x"]) == "x")
+    }
+
     // MARK: Found by the fuzz targets
 
     @Test func serveRefusesAPathWithANULAfterDecoding() {

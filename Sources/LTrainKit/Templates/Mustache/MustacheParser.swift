@@ -101,6 +101,21 @@ struct MustacheParser {
         return nil
     }
 
+    /// The first newline or opening delimiter inside a tag's content, if any.
+    private func firstRunOn(in range: Range<Int>, open: [UInt8]) -> Int? {
+        var index = range.lowerBound
+        while index < range.upperBound {
+            if bytes[index] == UInt8(ascii: "\n") { return index }
+            if bytes[index] == open[0] && index + open.count <= range.upperBound
+                && bytes[index..<index + open.count].elementsEqual(open)
+            {
+                return index
+            }
+            index += 1
+        }
+        return nil
+    }
+
     private func text(_ range: Range<Int>) -> String {
         String(decoding: bytes[range], as: UTF8.self)
     }
@@ -134,6 +149,18 @@ struct MustacheParser {
                 throw error(
                     "tag opened with '\(String(decoding: open, as: UTF8.self))' is never closed",
                     at: location, hint: "add '\(String(decoding: closing, as: UTF8.self))' to end the tag")
+            }
+            // A tag left open (`{{info_href}` on one line) would end at the next tag's close and
+            // swallow it, to be reported far away as a section never closed: a tag other than a
+            // comment must close before the end of its line and before the next tag opens.
+            let isComment = kind == nil && contentStart < contentEnd && bytes[contentStart] == UInt8(ascii: "!")
+            if !isComment, let runOn = firstRunOn(in: contentStart..<contentEnd, open: open) {
+                // Quote the tag as written: up to a half-written close (`{{info_href}`), if any.
+                let halfClose = (contentStart..<runOn).first { bytes[$0] == closing[0] }
+                let written = text(tagStart..<(halfClose.map { $0 + 1 } ?? runOn)).trimmingMustacheWhitespace()
+                throw error(
+                    "tag '\(written)' is not closed before the \(bytes[runOn] == UInt8(ascii: "\n") ? "end of its line" : "next tag")",
+                    at: location, hint: "end it with '\(String(decoding: closing, as: UTF8.self))'")
             }
             var content = text(contentStart..<contentEnd).trimmingMustacheWhitespace()
             if kind == nil {
