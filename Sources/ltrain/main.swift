@@ -14,7 +14,7 @@ enum Command {
           ltrain build [--content DIR] [--templates DIR] [--output DIR] [--base-url URL] [--drafts]
                        [--force] [--jobs N] [--quiet | --verbose]
           ltrain serve [--content DIR] [--templates DIR] [--port 8000] [--host 127.0.0.1] [--open] [--drafts]
-          ltrain check [--output DIR]
+          ltrain check [DIR | --output DIR] [--verbose]
           ltrain new station TITLE [--after SLUG] [--content DIR]
           ltrain new checklist TITLE [--content DIR]
           ltrain init DIR
@@ -32,6 +32,7 @@ enum Command {
           --jobs N          pages rendered at once (default: number of cores)
           --quiet           print only problems
           --verbose         also print phase timings and the external links found
+                            (check: list the external links found)
           --after SLUG      (new station) place it after this station instead of at the east end
           --port N          (serve) the port to listen on; 0 picks a free one (default: 8000)
           --host ADDRESS    (serve) the address to listen on (default: 127.0.0.1, this machine only)
@@ -240,15 +241,22 @@ enum Command {
     }
 
     static func check(_ arguments: [String]) throws(UsageError) -> Int32 {
-        let parsed = try Arguments(arguments, options: ["--output"], flags: [])
-        guard parsed.words.isEmpty else { throw UsageError(message: "unexpected '\(parsed.words[0])'") }
-        let folder = parsed.values["--output"] ?? "_site"
+        let parsed = try Arguments(arguments, options: ["--output"], flags: ["--verbose", "-v"])
+        // The folder as a word (`ltrain check _site`) or with --output, as build names it.
+        guard parsed.words.count <= 1 else { throw UsageError(message: "unexpected '\(parsed.words[1])'") }
+        if let word = parsed.words.first, let option = parsed.values["--output"], word != option {
+            throw UsageError(message: "name the folder once: '\(word)' or --output \(option)")
+        }
+        let folder = parsed.words.first ?? parsed.values["--output"] ?? "_site"
+        let verbose = parsed.flags.contains("--verbose") || parsed.flags.contains("-v")
         let (diagnostics, external) = LinkChecker.checkFolder(folder)
-        for link in external { print("external link (not fetched): \(Diagnostic.printable(link))") }
+        if verbose {
+            for link in external { print("external link (not fetched): \(Diagnostic.printable(link))") }
+        }
         if diagnostics.contains(where: { $0.severity == .error }) {
             return failed(BuildFailure(diagnostics), what: "check of \(folder)")
         }
-        print("Checked \(folder)/: every link resolves (\(external.count) external link\(external.count == 1 ? "" : "s") listed, not fetched)")
+        print("Checked \(folder)/: every link resolves (\(external.count) external link\(external.count == 1 ? "" : "s") found, not fetched)")
         return 0
     }
 

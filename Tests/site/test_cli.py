@@ -81,7 +81,20 @@ def test_check_prints_links_with_control_characters_escaped(tmp_path):
     folder.mkdir()
     (folder / "index.html").write_text(
         '<!doctype html><title>x</title><a href="https://example.org/a&#10;fake.md:1:1: error: x">a</a>\n')
-    result = run_ltrain("check", "--output", folder)
+    result = run_ltrain("check", folder, "--verbose")
     listed = [line for line in result.stdout.splitlines() if line.startswith("external link")]
     assert listed == ["external link (not fetched): https://example.org/a\\nfake.md:1:1: error: x"], result.stdout
     assert not any(line.startswith("fake.md") for line in result.stdout.splitlines())
+
+
+def test_check_takes_the_folder_as_a_word_or_an_option_and_lists_links_when_verbose(tmp_path):
+    folder = tmp_path / "out"
+    folder.mkdir()
+    (folder / "index.html").write_text('<!doctype html><title>x</title><a href="https://example.org/">a</a>\n')
+    for arguments in (["check", folder], ["check", "--output", folder], ["check", folder, "--output", folder]):
+        result = run_ltrain(*arguments)
+        assert result.stdout.splitlines() == [f"Checked {folder}/: every link resolves (1 external link found, not fetched)"]
+    verbose = run_ltrain("check", folder, "-v")
+    assert verbose.stdout.splitlines()[0] == "external link (not fetched): https://example.org/"
+    wrong = run_ltrain("check", folder, "--output", tmp_path, check=False)
+    assert wrong.returncode == 2 and "name the folder once" in wrong.stderr
