@@ -48,17 +48,11 @@ public struct TemplateSource: Sendable {
     private static func attributeValues(in text: String) -> [String: SourceLocation] {
         var values: [String: SourceLocation] = [:]
         let bytes = Array(text.utf8)
-        var line = 1
-        var column = 1
+        var location = SourceLocation(line: 1, column: 1)
         var index = 0
-        /// Steps past one byte, keeping line and column (columns count Unicode scalars).
+        /// Steps past one byte, keeping the location.
         func step() {
-            if bytes[index] == UInt8(ascii: "\n") {
-                line += 1
-                column = 1
-            } else if bytes[index] & 0xC0 != 0x80 {
-                column += 1
-            }
+            location.advance(past: bytes[index])
             index += 1
         }
         while index < bytes.count {
@@ -71,7 +65,7 @@ public struct TemplateSource: Sendable {
             let isQuoted = quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'")
             if isQuoted { step() }
             let start = index
-            let location = SourceLocation(line: line, column: column)
+            let valueLocation = location
             while index < bytes.count {
                 let byte = bytes[index]
                 if isQuoted ? byte == quote : (byte <= 0x20 || byte == UInt8(ascii: ">")) { break }
@@ -79,7 +73,7 @@ public struct TemplateSource: Sendable {
             }
             if index > start {
                 let value = String(decoding: bytes[start..<index], as: UTF8.self)
-                if values[value] == nil { values[value] = location }
+                if values[value] == nil { values[value] = valueLocation }
             }
         }
         return values

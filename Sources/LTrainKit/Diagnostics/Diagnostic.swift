@@ -11,6 +11,17 @@ public struct SourceLocation: Sendable, Hashable, Comparable {
     public static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
         (lhs.line, lhs.column) < (rhs.line, rhs.column)
     }
+
+    /// Moves past one byte of UTF-8 text: a newline starts the next line, and each byte that
+    /// begins a Unicode scalar is one column.
+    mutating func advance(past byte: UInt8) {
+        if byte == UInt8(ascii: "\n") {
+            line += 1
+            column = 1
+        } else if byte & 0xC0 != 0x80 {
+            column += 1
+        }
+    }
 }
 
 /// One problem found by a stage: where it is, what is wrong and how to fix it.

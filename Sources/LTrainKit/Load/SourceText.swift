@@ -20,26 +20,10 @@ enum SourceText {
         return .success(String(decoding: bytes[start...], as: UTF8.self))
     }
 
-    /// The line and column of a position in a text.
-    static func location(of position: String.Index, in text: String) -> SourceLocation {
-        let bytes = Array(text.utf8[..<position])
-        return location(of: bytes.count, in: bytes, from: 0)
-    }
-
     private static func location(of offset: Int, in bytes: [UInt8], from start: Int) -> SourceLocation {
-        var line = 1
-        var column = 1
-        var index = start
-        while index < offset {
-            if bytes[index] == UInt8(ascii: "\n") {
-                line += 1
-                column = 1
-            } else if bytes[index] & 0xC0 != 0x80 {
-                column += 1
-            }
-            index += 1
-        }
-        return SourceLocation(line: line, column: column)
+        var location = SourceLocation(line: 1, column: 1)
+        for index in start..<offset { location.advance(past: bytes[index]) }
+        return location
     }
 
     static func firstProblem(in bytes: [UInt8], from start: Int = 0) -> Problem? {

@@ -44,9 +44,8 @@ struct MustacheParser {
     let templateName: String
     private let bytes: [UInt8]
     private var position = 0
-    private var line = 1
-    /// The column of `position` on its line, counted in Unicode scalars as `advance` moves.
-    private var column = 1
+    /// The line and column of `position`, kept as `advance` moves.
+    private var currentLocation = SourceLocation(line: 1, column: 1)
 
     init(templateName: String, source: String) {
         self.templateName = templateName
@@ -66,19 +65,11 @@ struct MustacheParser {
         MustacheError(templateName: templateName, location: location, message: message, hint: hint)
     }
 
-    private var currentLocation: SourceLocation { SourceLocation(line: line, column: column) }
-
     /// Moves to `end`, keeping line and column up to date: every byte is passed over once, so
     /// locating a tag costs nothing however many share its line.
     private mutating func advance(to end: Int) {
         while position < end {
-            let byte = bytes[position]
-            if byte == UInt8(ascii: "\n") {
-                line += 1
-                column = 1
-            } else if byte & 0xC0 != 0x80 {
-                column += 1
-            }
+            currentLocation.advance(past: bytes[position])
             position += 1
         }
     }
