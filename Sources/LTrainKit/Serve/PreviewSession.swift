@@ -187,7 +187,8 @@ public final class PreviewSession: Sendable {
         var checks: [PageCheck] = []
         for page in pages {
             do throws(Diagnostic) {
-                let rendered = try renderer.render(page)
+                let inputs = renderer.inputs(for: page, at: renderer.routes.path(of: page))
+                let rendered = try renderer.render(inputs)
                 let check = LinkChecker.checkPage(
                     outputPath: rendered.outputPath, bytes: rendered.bytes, templatePath: rendered.templatePath,
                     templateSources: rendered.templateSources,
@@ -196,7 +197,7 @@ public final class PreviewSession: Sendable {
                 let links = PageRenderer.contentLinks(of: rendered)
                 overlay[rendered.outputPath] = ServedFile(
                     bytes: bytes, etag: "\"\(ContentHash(bytes))\"",
-                    key: check.fragmentLinks.isEmpty ? renderer.inputKey(for: page, links: links) : nil,
+                    key: check.fragmentLinks.isEmpty ? renderer.key(of: inputs, links: links) : nil,
                     ids: check.ids.sorted(), links: links)
                 checks.append(check)
             } catch {
