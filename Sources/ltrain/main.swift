@@ -15,32 +15,98 @@ enum Command {
                        [--force] [--jobs N] [--quiet | --verbose]
           ltrain serve [--content DIR] [--templates DIR] [--port 8000] [--host 127.0.0.1] [--open] [--drafts]
           ltrain check [DIR | --output DIR] [--verbose]
-          ltrain new station TITLE [--after SLUG] [--content DIR]
+          ltrain new station TITLE [--after STATION] [--content DIR]
           ltrain new checklist TITLE [--content DIR]
           ltrain init DIR
-          ltrain --help | --version
+          ltrain help [COMMAND] | --help | --version
 
-        Options:
-          --content DIR     the site's Markdown (default: content)
-          --templates DIR   Mustache templates and theme files over the built-in ones
-                            (default: templates, when that folder exists)
-          --output DIR      where the site is written (default: _site)
-          --base-url URL    where the site is published: adds sitemap.xml, robots.txt and
-                            canonical links (default: base_url in content/index.md, if any)
-          --drafts          include stations and checklists marked draft: true
-          --force           replace an output folder that holds files ltrain did not write
-          --jobs N          pages rendered at once (default: number of cores)
-          --quiet           print only problems
-          --verbose         also print phase timings and the external links found
-                            (check: list the external links found)
-          --after SLUG      (new station) place it after this station instead of at the east end
-          --port N          (serve) the port to listen on; 0 picks a free one (default: 8000)
-          --host ADDRESS    (serve) the address to listen on (default: 127.0.0.1, this machine only)
-          --open            (serve) open the site in the default browser
+        Commands:
+          build   build the site into a folder (default: _site)
+          serve   preview the site with live reload
+          check   check every link of a built site
+          new     write a new station or checklist file
+          init    write a starter site into a new folder
+
+        'ltrain help COMMAND' or 'ltrain COMMAND --help' prints a command's options.
         """
+
+    /// One command's own help: `ltrain help build` and `ltrain build --help` print it.
+    struct Help {
+        let name: String
+        let text: String
+    }
+
+    static let commands: [Help] = [
+        Help(name: "build", text: """
+            ltrain build: builds the site into a folder, atomically (a failed build leaves it as it was).
+
+            Usage: ltrain build [--content DIR] [--templates DIR] [--output DIR] [--base-url URL] [--drafts]
+                                [--force] [--jobs N] [--quiet | --verbose]
+
+              --content DIR     the site's Markdown (default: content)
+              --templates DIR   Mustache templates and theme files over the built-in ones
+                                (default: templates, when that folder exists)
+              --output DIR      where the site is written (default: _site)
+              --base-url URL    where the site is published: adds sitemap.xml, robots.txt and
+                                canonical links (default: base_url in content/index.md, if any)
+              --drafts          include stations and checklists marked draft: true
+              --force           replace an output folder that holds files ltrain did not write
+              --jobs N          pages rendered at once (default: number of cores)
+              --quiet, -q       print only problems
+              --verbose, -v     also print phase timings and the external links found
+            """),
+        Help(name: "serve", text: """
+            ltrain serve: previews the site from memory, rebuilding and reloading the page on every save.
+
+            Usage: ltrain serve [--content DIR] [--templates DIR] [--port 8000] [--host 127.0.0.1] [--open] [--drafts]
+
+              --content DIR     the site's Markdown (default: content)
+              --templates DIR   Mustache templates and theme files (default: templates, when it exists)
+              --port N          the port to listen on; 0 picks a free one (default: 8000)
+              --host ADDRESS    the address to listen on (default: 127.0.0.1, this machine only)
+              --open            open the site in the default browser
+              --drafts          include stations and checklists marked draft: true
+            """),
+        Help(name: "check", text: """
+            ltrain check: checks that every link and fragment in a built site resolves.
+
+            Usage: ltrain check [DIR | --output DIR] [--verbose]
+
+              DIR, --output DIR the built site (default: _site)
+              --verbose, -v     list the external links found (they are counted, never fetched)
+            """),
+        Help(name: "new", text: """
+            ltrain new: writes a new station or checklist file, from any folder inside the site.
+
+            Usage: ltrain new station TITLE [--after STATION] [--content DIR]
+                   ltrain new checklist TITLE [--content DIR]
+
+              --after STATION   place the station after this one (its slug or its title) instead of
+                                at the east end
+              --content DIR     the site's Markdown (default: the content/ folder of the site this
+                                folder is in: the nearest folder up that holds content/index.md)
+            """),
+        Help(name: "init", text: """
+            ltrain init: writes a starter site (two stations, a checklist, the default templates).
+
+            Usage: ltrain init DIR
+            """),
+        Help(name: "help", text: """
+            ltrain help: prints the help of ltrain or of one command.
+
+            Usage: ltrain help [COMMAND]
+            """),
+    ]
+
+    /// The help of one command, by name.
+    static func help(of name: String) -> String? {
+        commands.first { $0.name == name }?.text
+    }
 
     struct UsageError: Error {
         let message: String
+        /// The command whose help the reader should see, if the mistake was in one.
+        var command: String?
     }
 
     /// Terminal colours on standard error, unless NO_COLOR is set or it is not a terminal.
@@ -72,11 +138,17 @@ enum Command {
         }
         let rest = Array(arguments.dropFirst())
         do throws(UsageError) {
+            if commands.contains(where: { $0.name == command }), rest.contains("--help") || rest.contains("-h") {
+                print(help(of: command) ?? usage)
+                return 0
+            }
             switch command {
-            case "--help", "-h", "help":
+            case "--help", "-h":
                 print(usage)
                 return 0
-            case "--version":
+            case "help":
+                return try helpCommand(rest)
+            case "--version", "-V":
                 print(version)
                 return 0
             case "build": return try build(rest)
@@ -84,32 +156,54 @@ enum Command {
             case "serve": return try serve(rest)
             case "new": return try new(rest)
             case "init": return try initialise(rest)
-            default: throw UsageError(message: "unknown command '\(command)'")
+            default:
+                let known = commands.map(\.name) + ["--help", "--version"]
+                let what = command.hasPrefix("-") ? "option" : "command"
+                throw UsageError(message: "unknown \(what) '\(command)'\(NearestName.hint(for: command, among: known))")
             }
         } catch {
-            standardError("ltrain: \(error.message)\n\n\(usage)")
+            // One line saying what is wrong, and where to read more: never the whole help.
+            standardError("ltrain: \(error.message)")
+            standardError("See 'ltrain \(error.command.map { "\($0) " } ?? "")--help'.")
             return 2
         }
     }
 
-    /// Splits `--option value` pairs and flags from positional words.
+    static func helpCommand(_ arguments: [String]) throws(UsageError) -> Int32 {
+        guard let name = arguments.first else {
+            print(usage)
+            return 0
+        }
+        guard arguments.count == 1 else { throw UsageError(message: "write ltrain help COMMAND", command: "help") }
+        guard let text = help(of: name) else {
+            let hint = NearestName.hint(for: name, among: commands.map(\.name))
+            throw UsageError(message: "no command is called '\(name)'\(hint)")
+        }
+        print(text)
+        return 0
+    }
+
+    /// Splits `--option value` pairs and flags from positional words, for one command.
     struct Arguments {
         var values: [String: String] = [:]
         var flags: Set<String> = []
         var words: [String] = []
 
-        init(_ arguments: [String], options: Set<String>, flags allowedFlags: Set<String>) throws(UsageError) {
+        init(
+            _ arguments: [String], command: String, options: Set<String>, flags allowedFlags: Set<String>
+        ) throws(UsageError) {
             var rest = arguments[...]
             while let argument = rest.popFirst() {
                 if options.contains(argument) {
                     guard let value = rest.popFirst(), !value.hasPrefix("--") else {
-                        throw UsageError(message: "\(argument) needs a value")
+                        throw UsageError(message: "\(argument) needs a value", command: command)
                     }
                     values[argument] = value
                 } else if allowedFlags.contains(argument) {
                     flags.insert(argument)
                 } else if argument.hasPrefix("-") && argument != "-" {
-                    throw UsageError(message: "unknown option '\(argument)'")
+                    let hint = NearestName.hint(for: argument, among: options.union(allowedFlags))
+                    throw UsageError(message: "unknown option '\(argument)' for ltrain \(command)\(hint)", command: command)
                 } else {
                     words.append(argument)
                 }
@@ -126,13 +220,9 @@ enum Command {
 
     static func build(_ arguments: [String]) throws(UsageError) -> Int32 {
         let parsed = try Arguments(
-            arguments, options: ["--content", "--templates", "--output", "--jobs", "--base-url"],
-            flags: ["--force", "--quiet", "-q", "--verbose", "-v", "--drafts", "--help", "-h"])
-        if parsed.flags.contains("--help") || parsed.flags.contains("-h") {
-            print(usage)
-            return 0
-        }
-        guard parsed.words.isEmpty else { throw UsageError(message: "unexpected '\(parsed.words[0])'") }
+            arguments, command: "build", options: ["--content", "--templates", "--output", "--jobs", "--base-url"],
+            flags: ["--force", "--quiet", "-q", "--verbose", "-v", "--drafts"])
+        guard parsed.words.isEmpty else { throw UsageError(message: "unexpected '\(parsed.words[0])'", command: "build") }
         // Without --templates, ./templates is used if it exists, else the built-in templates.
         var options = BuildOptions(templatesRequired: false)
         if let content = parsed.values["--content"] { options.contentDirectory = content }
@@ -142,7 +232,7 @@ enum Command {
         }
         if let output = parsed.values["--output"] { options.outputDirectory = output }
         if let jobs = parsed.values["--jobs"] {
-            guard let count = Int(jobs), count > 0 else { throw UsageError(message: "--jobs needs a whole number above 0") }
+            guard let count = Int(jobs), count > 0 else { throw UsageError(message: "--jobs needs a whole number above 0", command: "build") }
             options.jobs = count
         }
         options.baseURL = parsed.values["--base-url"]
@@ -172,8 +262,8 @@ enum Command {
 
     static func serve(_ arguments: [String]) throws(UsageError) -> Int32 {
         let parsed = try Arguments(
-            arguments, options: ["--content", "--templates", "--port", "--host"], flags: ["--open", "--drafts"])
-        guard parsed.words.isEmpty else { throw UsageError(message: "unexpected '\(parsed.words[0])'") }
+            arguments, command: "serve", options: ["--content", "--templates", "--port", "--host"], flags: ["--open", "--drafts"])
+        guard parsed.words.isEmpty else { throw UsageError(message: "unexpected '\(parsed.words[0])'", command: "serve") }
         var options = ServeOptions()
         if let content = parsed.values["--content"] { options.contentDirectory = content }
         if let templates = parsed.values["--templates"] {
@@ -183,7 +273,7 @@ enum Command {
         options.includeDrafts = parsed.flags.contains("--drafts")
         let host = parsed.values["--host"] ?? "127.0.0.1"
         guard let port = Int(parsed.values["--port"] ?? "8000"), (0...65535).contains(port) else {
-            throw UsageError(message: "--port needs a number from 0 to 65535")
+            throw UsageError(message: "--port needs a number from 0 to 65535", command: "serve")
         }
         let session = PreviewSession(options: options)
         let first = session.rebuild()
@@ -241,11 +331,11 @@ enum Command {
     }
 
     static func check(_ arguments: [String]) throws(UsageError) -> Int32 {
-        let parsed = try Arguments(arguments, options: ["--output"], flags: ["--verbose", "-v"])
+        let parsed = try Arguments(arguments, command: "check", options: ["--output"], flags: ["--verbose", "-v"])
         // The folder as a word (`ltrain check _site`) or with --output, as build names it.
-        guard parsed.words.count <= 1 else { throw UsageError(message: "unexpected '\(parsed.words[1])'") }
+        guard parsed.words.count <= 1 else { throw UsageError(message: "unexpected '\(parsed.words[1])'", command: "check") }
         if let word = parsed.words.first, let option = parsed.values["--output"], word != option {
-            throw UsageError(message: "name the folder once: '\(word)' or --output \(option)")
+            throw UsageError(message: "name the folder once: '\(word)' or --output \(option)", command: "check")
         }
         let folder = parsed.words.first ?? parsed.values["--output"] ?? "_site"
         let verbose = parsed.flags.contains("--verbose") || parsed.flags.contains("-v")
@@ -261,11 +351,19 @@ enum Command {
     }
 
     static func new(_ arguments: [String]) throws(UsageError) -> Int32 {
-        let parsed = try Arguments(arguments, options: ["--after", "--content"], flags: [])
+        let parsed = try Arguments(arguments, command: "new", options: ["--after", "--content"], flags: [])
         guard parsed.words.count == 2 else {
-            throw UsageError(message: "write ltrain new station \"Title\" or ltrain new checklist \"Title\"")
+            throw UsageError(message: "write ltrain new station \"Title\" or ltrain new checklist \"Title\"", command: "new")
         }
-        let content = parsed.values["--content"] ?? "content"
+        // Without --content, the site this folder is in: new works from any folder inside it.
+        guard let content = parsed.values["--content"] ?? Scaffold.contentFolder() else {
+            standardError(
+                Diagnostic.error(
+                    "not inside an ltrain site: no content/index.md here or in any folder above",
+                    hint: "run it inside a site, name one with --content DIR, or start one with ltrain init DIR"
+                ).description)
+            return 1
+        }
         let title = parsed.words[1]
         do {
             switch parsed.words[0] {
@@ -273,10 +371,10 @@ enum Command {
                 let (path, placement) = try Scaffold.newStation(title: title, after: parsed.values["--after"], content: content)
                 print("Created \(path) \(placement)")
             case "checklist":
-                guard parsed.values["--after"] == nil else { throw UsageError(message: "--after is for stations") }
+                guard parsed.values["--after"] == nil else { throw UsageError(message: "--after is for stations", command: "new") }
                 print("Created \(try Scaffold.newChecklist(title: title, content: content))")
             default:
-                throw UsageError(message: "ltrain new makes a 'station' or a 'checklist', not '\(parsed.words[0])'")
+                throw UsageError(message: "ltrain new makes a 'station' or a 'checklist', not '\(parsed.words[0])'", command: "new")
             }
         } catch let error as BuildFailure {
             return failed(error, what: "new")
@@ -290,8 +388,8 @@ enum Command {
     }
 
     static func initialise(_ arguments: [String]) throws(UsageError) -> Int32 {
-        let parsed = try Arguments(arguments, options: [], flags: [])
-        guard parsed.words.count == 1 else { throw UsageError(message: "write ltrain init DIR") }
+        let parsed = try Arguments(arguments, command: "init", options: [], flags: [])
+        guard parsed.words.count == 1 else { throw UsageError(message: "write ltrain init DIR", command: "init") }
         do {
             try Scaffold.initSite(at: parsed.words[0])
         } catch {

@@ -32,6 +32,39 @@ import Testing
         #expect(throws: BuildFailure.self) { try Scaffold.newStation(title: "X", after: "nowhere", content: site.content) }
     }
 
+    @Test func afterNamesAStationBySlugOrTitle() throws {
+        let site = try TestSite.defaultSite()
+        let (path, placement) = try Scaffold.newStation(title: "Graham Avenue", after: "third avenue", content: site.content)
+        #expect(path == site.content + "/stations/04.1-graham-avenue.md")
+        #expect(placement == "between Third Avenue and First Avenue")
+        do {
+            _ = try Scaffold.newStation(title: "Y", after: "Thrid Avenue", content: site.content)
+            Issue.record("an unknown station was accepted")
+        } catch {
+            #expect(error.diagnostics.first?.message == "no station has the slug or title 'Thrid Avenue' (did you mean 'Third Avenue'?)")
+        }
+    }
+
+    @Test func newRefusesAFolderThatIsNotASite() throws {
+        let site = try TestSite()
+        #expect(throws: BuildFailure.self) { try Scaffold.newChecklist(title: "Pack", content: site.root + "/content") }
+        #expect(throws: BuildFailure.self) { try Scaffold.newStation(title: "A", after: nil, content: site.root + "/content") }
+        #expect(FileSystem.kind(of: site.root + "/content") == .missing, "nothing was invented")
+    }
+
+    @Test func nearestNameSuggestsOnlyLikelyTypos() {
+        #expect(NearestName.suggestion(for: "biuld", among: ["build", "serve", "check", "new", "init"]) == "build")
+        #expect(NearestName.suggestion(for: "titel", among: ["title", "summary", "slug"]) == "title")
+        #expect(NearestName.suggestion(for: "--ouput", among: ["--output", "--content"]) == "--output")
+        #expect(NearestName.suggestion(for: "TITLE", among: ["title"]) == "title", "case is ignored")
+        #expect(NearestName.suggestion(for: "colour", among: ["title", "summary", "slug", "draft"]) == nil)
+        #expect(NearestName.suggestion(for: "x", among: ["title"]) == nil)
+        #expect(NearestName.suggestion(for: "title", among: ["title"]) == nil, "a known name needs no suggestion")
+        #expect(NearestName.hint(for: "nxet", among: ["next", "back"]) == " (did you mean 'next'?)")
+        #expect(NearestName.editDistance(Array("abc".unicodeScalars), Array("acb".unicodeScalars), limit: 5) == 1)
+        #expect(NearestName.editDistance(Array("kitten".unicodeScalars), Array("sitting".unicodeScalars), limit: 5) == 3)
+    }
+
     @Test func newChecklistAndInit() throws {
         let site = try TestSite()
         try Scaffold.initSite(at: site.root + "/line")

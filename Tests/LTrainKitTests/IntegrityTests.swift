@@ -257,7 +257,7 @@ import Testing
         ])
         #expect(
             full.text == """
-                ltrain manifest 4
+                ltrain manifest 5
                 000000000000000f 1234 987654321 - - 02-a%20b.md%23x%2Cy,%2D index.html
                 00abcdef01234567 0 0 ffff000000000001 a%20b,when-it-opened - stations/b.html
 
@@ -270,8 +270,19 @@ import Testing
         var withSources = sorted
         withSources.sources = Manifest.Sources(
             snapshot: ContentHash(value: 0x0123_4567_89ab_cdef), stations: 10_000, infoPages: 9_999, checklists: 0)
-        #expect(withSources.text.hasPrefix("ltrain manifest 4\nsources 0123456789abcdef 10000 9999 0\n000000000000000f "))
+        #expect(withSources.text.hasPrefix("ltrain manifest 5\nsources 0123456789abcdef 10000 9999 0\n000000000000000f "))
         #expect(Manifest(text: withSources.text) == withSources)
+        // Where the site is published, %-encoded on a line of its own before the sources.
+        var withSite = withSources
+        withSite.siteURL = "https://example.org/a b/"
+        #expect(withSite.text.hasPrefix("ltrain manifest 5\nsite https%3A%2F%2Fexample.org%2Fa%20b%2F\nsources 0123456789abcdef "))
+        #expect(Manifest(text: withSite.text) == withSite)
+        #expect(Manifest.siteURL(inHead: Array(withSite.text.utf8)) == "https://example.org/a b/")
+        #expect(Manifest.siteURL(inHead: Array(withSources.text.utf8)) == nil)
+        // A manifest of version 4 reads, but its output is never taken as up to date: the next
+        // build writes the site line.
+        let version4 = try #require(Manifest(text: "ltrain manifest 4\n0a 12 34 - a - index.html\n"))
+        #expect(!version4.recordsSiteURL && version4.recordsLinks)
         // A manifest of version 3 has no links field: it reads, and says its links are unknown.
         let version3 = try #require(Manifest(text: "ltrain manifest 3\n0a 12 34 - a,b index.html\n"))
         #expect(version3.entries["index.html"]?.ids == ["a", "b"] && !version3.recordsLinks)
@@ -314,6 +325,7 @@ import Testing
         var withoutLinks = sorted
         withoutLinks.entries["index.html"]?.links = []
         withoutLinks.recordsLinks = false
+        withoutLinks.recordsSiteURL = false
         #expect(Manifest(text: version2) == withoutLinks)
         #expect(ContentHash(Array("abc".utf8)) != ContentHash(Array("abd".utf8)))
         #expect(ContentHash(Array("abcdefghijk".utf8)) == ContentHash(Array("abcdefghijk".utf8)))

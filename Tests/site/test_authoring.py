@@ -115,6 +115,29 @@ def test_new_station_and_checklist(tmp_path):
     assert again.returncode == 1 and "a station with the slug 'graham-avenue' exists already" in again.stderr
 
 
+def test_new_finds_the_site_from_any_folder_inside_it_and_refuses_outside(tmp_path):
+    site = tmp_path / "site"
+    site.mkdir()
+    copy_site(site, REPO / "content")
+    inside = run_ltrain("new", "checklist", "Pack One", cwd=site / "content")
+    assert inside.stdout.strip() == "Created ../content/checklists/pack-one.md"
+    assert (site / "content" / "checklists" / "pack-one.md").is_file()
+    assert not (site / "content" / "content").exists()
+    deeper = run_ltrain("new", "station", "Graham Avenue", "--after", "Union Square", cwd=site / "content" / "stations")
+    assert deeper.stdout.strip() == (
+        "Created ../../content/stations/03.1-graham-avenue.md between Union Square and Third Avenue"
+    )
+    empty = tmp_path / "elsewhere"
+    empty.mkdir()
+    outside = run_ltrain("new", "checklist", "Pack", cwd=empty, check=False)
+    assert outside.returncode == 1
+    assert outside.stderr.startswith("error: not inside an ltrain site: no content/index.md here or in any folder above")
+    assert list(empty.iterdir()) == [], "nothing was invented"
+    unknown = run_ltrain("new", "station", "X", "--after", "Unoin Square", cwd=site, check=False)
+    assert unknown.returncode == 1
+    assert "no station has the slug or title 'Unoin Square' (did you mean 'Union Square'?)" in unknown.stderr
+
+
 def test_init_writes_a_starter_site_that_builds(tmp_path):
     result = run_ltrain("init", "my-line", cwd=tmp_path)
     assert "Created a starter site in my-line/" in result.stdout

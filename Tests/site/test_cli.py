@@ -17,11 +17,38 @@ def test_help_and_version():
     assert run_ltrain("--version").stdout.strip().startswith("ltrain ")
 
 
-def test_unknown_command_and_option_exit_2():
-    assert run_ltrain("frobnicate", check=False).returncode == 2
-    result = run_ltrain("build", "--colour", check=False)
-    assert result.returncode == 2
-    assert "unknown option '--colour'" in result.stderr
+def test_unknown_command_and_option_exit_2_with_one_line_and_the_nearest_name():
+    unknown = run_ltrain("frobnicate", check=False)
+    assert unknown.returncode == 2
+    assert unknown.stderr.splitlines() == ["ltrain: unknown command 'frobnicate'", "See 'ltrain --help'."]
+    typo = run_ltrain("biuld", check=False)
+    assert typo.returncode == 2
+    assert typo.stderr.splitlines() == ["ltrain: unknown command 'biuld' (did you mean 'build'?)", "See 'ltrain --help'."]
+    assert typo.stdout == ""
+    option = run_ltrain("build", "--ouput", "x", check=False)
+    assert option.returncode == 2
+    assert option.stderr.splitlines() == [
+        "ltrain: unknown option '--ouput' for ltrain build (did you mean '--output'?)",
+        "See 'ltrain build --help'.",
+    ]
+    far = run_ltrain("build", "--colour", check=False)
+    assert far.stderr.splitlines()[0] == "ltrain: unknown option '--colour' for ltrain build"
+    value = run_ltrain("serve", "--port", "lots", check=False)
+    assert value.returncode == 2
+    assert value.stderr.splitlines() == ["ltrain: --port needs a number from 0 to 65535", "See 'ltrain serve --help'."]
+
+
+@pytest.mark.parametrize("command", ["build", "serve", "check", "new", "init", "help"])
+def test_each_command_has_its_own_help(command):
+    by_word = run_ltrain("help", command)
+    by_option = run_ltrain(command, "--help")
+    assert by_word.stdout == by_option.stdout
+    assert by_word.stdout.startswith(f"ltrain {command}: ")
+    assert f"Usage: ltrain {command}" in by_word.stdout
+    assert run_ltrain(command, "-h").stdout == by_word.stdout
+    assert "Commands:" not in by_word.stdout, "a command's help is its own, not the whole help"
+    wrong = run_ltrain("help", "biuld", check=False)
+    assert wrong.returncode == 2 and wrong.stderr.splitlines()[0] == "ltrain: no command is called 'biuld' (did you mean 'build'?)"
 
 
 def test_build_defaults_to_content_templates_and_site_in_the_current_folder(tmp_path):
@@ -98,3 +125,24 @@ def test_check_takes_the_folder_as_a_word_or_an_option_and_lists_links_when_verb
     assert verbose.stdout.splitlines()[0] == "external link (not fetched): https://example.org/"
     wrong = run_ltrain("check", folder, "--output", tmp_path, check=False)
     assert wrong.returncode == 2 and "name the folder once" in wrong.stderr
+
+
+def test_the_sites_own_canonical_urls_are_checked_not_listed_as_external(tmp_path):
+    copy_site(tmp_path, REPO / "content")
+    built = run_ltrain("build", "--base-url", "https://example.org/guides/l/", "--verbose", cwd=tmp_path)
+    assert "external link (not fetched): https://example.org/guides/l/" not in built.stdout
+    site = tmp_path / "_site"
+    assert '<link rel="canonical" href="https://example.org/guides/l/stations/union-square.html">' in (
+        site / "stations" / "union-square.html").read_text()
+    checked = run_ltrain("check", site, "--verbose", cwd=tmp_path)
+    own = [line for line in checked.stdout.splitlines() if "example.org/guides/l/" in line]
+    assert own == [], checked.stdout
+    # Its own URLs are links like any other: one naming a page that is gone is broken.
+    index = site / "index.html"
+    index.write_text(index.read_text().replace(
+        "</body>", '<a href="https://example.org/guides/l/stations/nowhere.html">x</a></body>'))
+    broken = run_ltrain("check", site, cwd=tmp_path, check=False)
+    assert broken.returncode == 1
+    assert broken.stderr.splitlines()[0] == (
+        f"{index}: error: link 'https://example.org/guides/l/stations/nowhere.html' points to stations/nowhere.html,"
+        " which is not in the site")

@@ -53,11 +53,61 @@ public enum Scaffold {
         }
     }
 
-    /// Writes `stations/NN-slug.md` for a new station, at the east end or after the station `after`.
+    /// The content folder of the site that `directory` is in: `content` in the nearest folder at
+    /// or above it that holds `content/index.md`, as a path relative to `directory` (`content`,
+    /// `../content`, `../../content`), so printed paths stay short. Nil outside any site.
+    public static func contentFolder(around directory: String = ".") -> String? {
+        var prefix = ""
+        var absolute = URL(fileURLWithPath: directory).standardizedFileURL.path
+        while true {
+            let candidate = joinPath(absolute, "content")
+            if FileSystem.kind(of: joinPath(candidate, "index.md"), followingLinks: true) == .file {
+                return prefix + "content"
+            }
+            guard absolute != "/" else { return nil }
+            absolute = (absolute as NSString).deletingLastPathComponent
+            prefix += "../"
+        }
+    }
+
+    /// Refuses a content folder that is not a site's (no `index.md`), before anything is written.
+    private static func requireSite(_ content: String) throws(BuildFailure) {
+        guard FileSystem.kind(of: joinPath(content, "index.md"), followingLinks: true) == .file else {
+            throw BuildFailure([
+                .error(
+                    "no site here: \(joinPath(content, "index.md")) does not exist", path: content,
+                    hint: "run ltrain new inside a site (a folder with content/index.md, or any folder in it), "
+                        + "or start one with ltrain init DIR")
+            ])
+        }
+    }
+
+    /// The station `name` names: its slug, or else its title (ignoring case).
+    static func station(named name: String, in stations: [Station]) throws(BuildFailure) -> Int {
+        if let position = stations.firstIndex(where: { $0.slug == name }) { return position }
+        let byTitle = stations.indices.filter { stations[$0].title.lowercased() == name.lowercased() }
+        if byTitle.count == 1 { return byTitle[0] }
+        if byTitle.count > 1 {
+            let slugs = byTitle.map { stations[$0].slug }.joined(separator: ", ")
+            throw BuildFailure([.error("\(byTitle.count) stations are called '\(name)'", hint: "name one by its slug: \(slugs)")])
+        }
+        let titles = stations.map(\.title)
+        let suggestion = NearestName.suggestion(for: name, among: titles + stations.map(\.slug))
+        let known = stations.map { "\($0.slug) (\($0.title))" }.joined(separator: ", ")
+        throw BuildFailure([
+            .error(
+                "no station has the slug or title '\(name)'" + (suggestion.map { " (did you mean '\($0)'?)" } ?? ""),
+                hint: "the stations are: \(known)")
+        ])
+    }
+
+    /// Writes `stations/NN-slug.md` for a new station, at the east end or after the station `after`
+    /// (a slug or a title).
     /// Returns the path written and a description of where the station sits.
     public static func newStation(
         title: String, after: String?, content: String
     ) throws(BuildFailure) -> (path: String, placement: String) {
+        try requireSite(content)
         var log = DiagnosticLog()
         guard let loaded = ContentLoader.loadContent(from: content, log: &log),
             let site = SiteBuilder.build(loaded, settings: .init(includeDrafts: true), log: &log)
@@ -70,10 +120,7 @@ public enum Scaffold {
         var previous: Station? = stations.last
         var next: Station?
         if let after {
-            guard let position = stations.firstIndex(where: { $0.slug == after }) else {
-                let known = stations.map(\.slug).joined(separator: ", ")
-                throw BuildFailure([.error("no station has the slug '\(after)'", hint: "the stations are: \(known)")])
-            }
+            let position = try station(named: after, in: stations)
             previous = stations[position]
             next = site.line.station(after: position)
         }
@@ -92,6 +139,7 @@ public enum Scaffold {
 
     /// Writes `checklists/slug.md` with a list to fill in.
     public static func newChecklist(title: String, content: String) throws(BuildFailure) -> String {
+        try requireSite(content)
         let path = joinPath(joinPath(content, "checklists"), "\(try slug(for: title)).md")
         try write("---\ntitle: \(yamlQuoted(title))\n---\nPick one.\n\n- First choice\n- Second choice\n- Third choice\n", to: path)
         return path

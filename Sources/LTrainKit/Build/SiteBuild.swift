@@ -286,6 +286,7 @@ public enum SiteBuild {
 
         // Execute, then commit.
         let result = try render(prepared, into: output, jobs: options.jobs, progress: options.progress, clock: &clock)
+        output.record(siteURL: prepared.renderer.site.baseURL)
         // A build with warnings is never skipped on stamps alone: its warnings are shown every time.
         if let snapshot = finishedSnapshot(), snapshot.isSettled, prepared.warnings.isEmpty {
             output.record(
@@ -401,7 +402,7 @@ public enum SiteBuild {
                         let check = LinkChecker.checkPage(
                             outputPath: page.outputPath, bytes: page.bytes, templatePath: page.templatePath,
                             templateSources: page.templateSources,
-                            sourceLinks: page.sourceLinks, files: files)
+                            sourceLinks: page.sourceLinks, files: files, siteURL: renderer.site.baseURL)
                         // A page that links into another page's #fragment is always checked again,
                         // since the other page may have changed.
                         try output.write(

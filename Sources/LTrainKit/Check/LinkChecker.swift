@@ -93,18 +93,29 @@ public enum LinkChecker {
     }
 
     /// Judges one link found on the page at `source`.
+    /// `siteURL`: where the site is published (its base URL), if known: a link under it is one of
+    /// the site's own pages (a canonical link), checked as such and never listed as external.
     public static func judge(
-        _ link: String, on source: String, files: Set<String>, ids: (String) -> Set<String>?, ownIDs: Set<String>
+        _ link: String, on source: String, files: Set<String>, ids: (String) -> Set<String>?, ownIDs: Set<String>,
+        siteURL: String? = nil
     ) -> Verdict {
-        judge(link, on: source, inFolder: Routes.folder(of: source), files: files, ids: ids, ownIDs: ownIDs)
+        judge(
+            link, on: source, inFolder: Routes.folder(of: source), files: files, ids: ids, ownIDs: ownIDs,
+            siteURL: siteURL)
     }
 
     /// `judge` with the page's folder (`Routes.folder(of: source)`) worked out once per page.
     static func judge(
         _ link: String, on source: String, inFolder sourceFolder: String, files: Set<String>,
-        ids: (String) -> Set<String>?, ownIDs: Set<String>
+        ids: (String) -> Set<String>?, ownIDs: Set<String>, siteURL: String? = nil
     ) -> Verdict {
         if link.isEmpty { return .fine }
+        if let siteURL, !siteURL.isEmpty, link.hasPrefix(siteURL) {
+            // The site's own address: the rest is a path from the site's root.
+            let rest = String(link.dropFirst(siteURL.count))
+            let path = rest.isEmpty || rest.hasPrefix("#") ? "index.html" + rest : rest
+            return judge(path, on: source, inFolder: "", files: files, ids: ids, ownIDs: ownIDs)
+        }
         if link.hasPrefix("//") || Routes.hasScheme(link) { return .external }
         if link.hasPrefix("/") {
             return .broken(
@@ -165,33 +176,36 @@ public enum LinkChecker {
     /// at once. Links into other pages' fragments are left for `checkFragments`.
     public static func checkPage(
         outputPath: String, html: String, templatePath: String, templateSources: [TemplateSource] = [],
-        sourceLinks: [SourceLink], files: Set<String>
+        sourceLinks: [SourceLink], files: Set<String>, siteURL: String? = nil
     ) -> PageCheck {
         check(
             outputPath, HTMLScanner.scan(html), templatePath: templatePath, templateSources: templateSources,
-            sourceLinks: sourceLinks, files: files)
+            sourceLinks: sourceLinks, files: files, siteURL: siteURL)
     }
 
     /// `checkPage` over the page's UTF-8 bytes, as rendered.
     /// `templateSources`: the page's template and every template it can include, in that order.
     public static func checkPage(
         outputPath: String, bytes: [UInt8], templatePath: String, templateSources: [TemplateSource] = [],
-        sourceLinks: [SourceLink], files: Set<String>
+        sourceLinks: [SourceLink], files: Set<String>, siteURL: String? = nil
     ) -> PageCheck {
         check(
             outputPath, HTMLScanner.scan(bytes), templatePath: templatePath, templateSources: templateSources,
-            sourceLinks: sourceLinks, files: files)
+            sourceLinks: sourceLinks, files: files, siteURL: siteURL)
     }
 
     private static func check(
         _ outputPath: String, _ scanned: (links: [String], ids: Set<String>), templatePath: String,
-        templateSources: [TemplateSource], sourceLinks: [SourceLink], files: Set<String>
+        templateSources: [TemplateSource], sourceLinks: [SourceLink], files: Set<String>, siteURL: String?
     ) -> PageCheck {
         var check = PageCheck(outputPath: outputPath, ids: scanned.ids, problems: [], external: [], fragmentLinks: [])
         var reported: Set<String> = []
         let folder = Routes.folder(of: outputPath)
         for link in scanned.links {
-            switch judge(link, on: outputPath, inFolder: folder, files: files, ids: { _ in nil }, ownIDs: scanned.ids) {
+            switch judge(
+                link, on: outputPath, inFolder: folder, files: files, ids: { _ in nil }, ownIDs: scanned.ids,
+                siteURL: siteURL)
+            {
             case .fine:
                 continue
             case .fragmentElsewhere(let target, let fragment):
@@ -252,6 +266,9 @@ public enum LinkChecker {
             return ([.error("the folder to check does not exist", path: folder, hint: "build the site first, or name it with --output DIR")], [])
         }
         let files = FileSystem.filesBelow(folder).filter { $0 != Manifest.fileName }
+        // The base URL the site was built for, from ltrain's manifest, if it has one.
+        let siteURL = (try? FileSystem.read(joinPath(folder, Manifest.fileName), limit: 1_048_576))
+            .flatMap { Manifest.siteURL(inHead: $0) }
         let all = Set(files)
         let pages = files.filter { $0.hasSuffix(".html") || $0.hasSuffix(".htm") }
         let results = concurrentMap(pages.count) { index -> Result<PageCheck, Diagnostic> in
@@ -260,7 +277,9 @@ public enum LinkChecker {
                 return .failure(.error("cannot read the page", path: display))
             }
             return .success(
-                checkPage(outputPath: pages[index], bytes: bytes, templatePath: display, sourceLinks: [], files: all))
+                checkPage(
+                    outputPath: pages[index], bytes: bytes, templatePath: display, sourceLinks: [], files: all,
+                    siteURL: siteURL))
         }
         var log = DiagnosticLog(limit: 500)
         var checks: [PageCheck] = []

@@ -25,7 +25,8 @@ struct FrontMatterFields {
             let suggestion = knownKeys.sorted().joined(separator: ", ")
             log.report(
                 .warning(
-                    "unknown front-matter key '\(pair.key)' is ignored", path: path, at: pair.keyLocation,
+                    "unknown front-matter key '\(pair.key)' is ignored\(NearestName.hint(for: pair.key, among: knownKeys))",
+                    path: path, at: pair.keyLocation,
                     hint: "\(noun) front matter understands: \(suggestion)"))
         }
     }

@@ -192,7 +192,7 @@ public final class PreviewSession: Sendable {
                 let check = LinkChecker.checkPage(
                     outputPath: rendered.outputPath, bytes: rendered.bytes, templatePath: rendered.templatePath,
                     templateSources: rendered.templateSources,
-                    sourceLinks: rendered.sourceLinks, files: files)
+                    sourceLinks: rendered.sourceLinks, files: files, siteURL: renderer.site.baseURL)
                 let bytes = rendered.bytes
                 let links = PageRenderer.contentLinks(of: rendered)
                 overlay[rendered.outputPath] = ServedFile(

@@ -6,10 +6,11 @@ import Foundation
 /// through each page's input key, which pages need not be rendered again at all.
 struct Manifest: Sendable, Equatable {
     static let fileName = ".ltrain-manifest"
-    static let header = "ltrain manifest 4"
+    static let header = "ltrain manifest 5"
     /// Earlier headers this version still reads (version 2 had no `sources` line, versions 2 and 3
-    /// no `links` field: their pages' links are unknown, so pages with Markdown are rendered again).
-    static let readableHeaders = ["ltrain manifest 2", "ltrain manifest 3", header]
+    /// no `links` field: their pages' links are unknown, so pages with Markdown are rendered again;
+    /// versions before 5 no `site` line).
+    static let readableHeaders = ["ltrain manifest 2", "ltrain manifest 3", "ltrain manifest 4", header]
 
     /// The snapshot of the sources the output was built from (see `SourceSnapshot`), with what
     /// the build reported, so that a build from an equal snapshot can say so without reading
@@ -39,6 +40,12 @@ struct Manifest: Sendable, Equatable {
 
     var entries: [String: Entry] = [:]
     var sources: Sources?
+    /// Where the site is published (its base URL), written as the line `site URL` after the header,
+    /// so that `ltrain check` knows the site's own canonical links from external ones.
+    var siteURL: String?
+    /// Whether the manifest could record a `site` line (false before version 5: an output built
+    /// then is never taken as up to date, so that its manifest gains the line).
+    var recordsSiteURL = true
 
     init(entries: [String: Entry] = [:], sources: Sources? = nil) {
         self.entries = entries
@@ -48,19 +55,20 @@ struct Manifest: Sendable, Equatable {
     init?(text: String) {
         var text = text
         guard let parsed = text.withUTF8({ Self.parse($0) }) else { return nil }
-        (entries, sources, recordsLinks) = parsed
+        (entries, sources, recordsLinks, siteURL) = parsed
+        recordsSiteURL = text.hasPrefix(Self.header + "\n")
     }
 
     /// Parses the manifest's bytes directly: it has a line for every file of the site.
     private static func parse(
         _ bytes: UnsafeBufferPointer<UInt8>
-    ) -> (entries: [String: Entry], sources: Sources?, recordsLinks: Bool)? {
+    ) -> (entries: [String: Entry], sources: Sources?, recordsLinks: Bool, siteURL: String?)? {
         guard
             let header = readableHeaders.lazy.map({ Array(($0 + "\n").utf8) }).first(where: {
                 bytes.count >= $0.count && bytes.prefix($0.count).elementsEqual($0)
             })
         else { return nil }
-        let recordsLinks = header.elementsEqual((Self.header + "\n").utf8)
+        let recordsLinks = !header.elementsEqual("ltrain manifest 2\n".utf8) && !header.elementsEqual("ltrain manifest 3\n".utf8)
         var entries: [String: Entry] = [:]
         var sources: Sources?
         var index = header.count
@@ -102,6 +110,15 @@ struct Manifest: Sendable, Equatable {
             String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
         }
         entries.reserveCapacity(count / 80)
+        var siteURL: String?
+        let siteLabel = Array("site ".utf8)
+        if count - index >= siteLabel.count
+            && UnsafeBufferPointer(rebasing: bytes[index..<index + siteLabel.count]).elementsEqual(siteLabel)
+        {
+            index += siteLabel.count
+            guard let url = Routes.percentDecoded(text(lastField())) else { return nil }
+            siteURL = url
+        }
         let sourcesLabel = Array("sources ".utf8)
         if count - index >= sourcesLabel.count
             && UnsafeBufferPointer(rebasing: bytes[index..<index + sourcesLabel.count]).elementsEqual(sourcesLabel)
@@ -146,7 +163,18 @@ struct Manifest: Sendable, Equatable {
             entries[path] = Entry(
                 hash: ContentHash(value: hash), size: size, modified: modified, key: key, ids: ids, links: links)
         }
-        return (entries, sources, recordsLinks)
+        return (entries, sources, recordsLinks, siteURL)
+    }
+
+    /// The `site` line of a manifest's bytes, without reading its entries (for `ltrain check`).
+    static func siteURL(inHead bytes: [UInt8]) -> String? {
+        guard let firstNewline = bytes.firstIndex(of: 0x0A) else { return nil }
+        let header = String(decoding: bytes[..<firstNewline], as: UTF8.self)
+        guard readableHeaders.contains(header) else { return nil }
+        let rest = bytes[(firstNewline + 1)...]
+        guard rest.starts(with: "site ".utf8) else { return nil }
+        let line = rest.dropFirst(5).prefix { $0 != 0x0A }
+        return Routes.percentDecoded(String(decoding: line, as: UTF8.self))
     }
 
     /// The manifest's text, built byte by byte: it has a line for every file of the site.
@@ -162,6 +190,10 @@ struct Manifest: Sendable, Equatable {
         var head: [UInt8] = []
         head.append(contentsOf: Self.header.utf8)
         head.append(0x0A)
+        if let siteURL {
+            // %-encoded like the entries' lists, so a space or newline cannot end the line early.
+            head.append(contentsOf: "site \(Routes.percentEncoded(siteURL))\n".utf8)
+        }
         if let sources {
             // "sources ", the hash, three counts each after a space, a newline.
             LineWriter.append(capacity: 8 + 16 + 3 * 21 + 1, to: &head) { line in

@@ -234,7 +234,8 @@ public final class OutputFolder: PageSink {
     /// and every file it wrote is still as it left it (and nothing foreign lies among them): then
     /// the output already is the site those sources make, and nothing needs to be read or written.
     func unchangedSince(_ snapshot: ContentHash) -> (summary: Summary, sources: Manifest.Sources)? {
-        guard !holdsForeignFiles, let sources = previous.sources, sources.snapshot == snapshot else { return nil }
+        guard !holdsForeignFiles, previous.recordsSiteURL, let sources = previous.sources, sources.snapshot == snapshot
+        else { return nil }
         let entries = Array(previous.entries)
         let allIntact = allSatisfyOnEveryCore(entries.count) { isIntact(entries[$0].key, entries[$0].value) }
         return allIntact ? (unchangedSummary, sources) : nil
@@ -242,6 +243,11 @@ public final class OutputFolder: PageSink {
 
     /// Whether the previous build recorded a snapshot of its sources that this build could match.
     var recordsSources: Bool { !holdsForeignFiles && previous.sources != nil }
+
+    /// Remembers where the site is published, for `ltrain check` to tell its own links from others.
+    func record(siteURL: String?) {
+        state.withLock { $0.manifest.siteURL = siteURL }
+    }
 
     /// Remembers, for the next build, the snapshot of the sources this output is built from.
     func record(_ sources: Manifest.Sources) {
@@ -273,7 +279,7 @@ public final class OutputFolder: PageSink {
     /// Whether an output of `fileCount` files could already be up to date: the previous build wrote
     /// exactly that many, and nothing foreign is in the way. A cheap test before `isUpToDate`.
     public func mayBeUpToDate(fileCount: Int) -> Bool {
-        !holdsForeignFiles && previous.entries.count == fileCount
+        !holdsForeignFiles && previous.recordsSiteURL && previous.entries.count == fileCount
     }
 
     /// The previous build's summary of a site that needed no change: every file kept.
