@@ -1,7 +1,20 @@
 // Progressive enhancement only: every page works without this file.
 // Station pages: ← and → go west and east. Info pages: Escape acts as Done.
+// A back button whose title does not fit says "Back" (the site's label), as iOS does.
 (function () {
   "use strict";
+  function fitBackLabels() {
+    var labels = document.querySelectorAll(".back-label[data-short-label]");
+    for (var i = 0; i < labels.length; i++) {
+      var label = labels[i];
+      if (!label.hasAttribute("data-full-label")) label.setAttribute("data-full-label", label.textContent);
+      label.textContent = label.getAttribute("data-full-label");
+      if (label.scrollWidth > label.clientWidth + 1) label.textContent = label.getAttribute("data-short-label");
+    }
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", fitBackLabels);
+  else fitBackLabels();
+  window.addEventListener("resize", fitBackLabels);
   function typing(target) {
     if (!target || !target.tagName) return false;
     var tag = target.tagName.toLowerCase();

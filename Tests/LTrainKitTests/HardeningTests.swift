@@ -328,7 +328,7 @@ import Testing
         let column = lines[line].distance(from: lines[line].startIndex, to: lines[line].range(of: "{{info_href}")!.lowerBound) + 1
         #expect(
             site.failures() == [
-                "templates/station.mustache:\(line + 1):\(column): error: tag '{{info_href}' is not closed before the end of its line\n  hint: end it with '}}'"
+                "templates/station.mustache:\(line + 1):\(column): error: tag '{{info_href}' is not closed before the next tag\n  hint: end it with '}}'"
             ])
         do {
             _ = try MustacheLibrary(sources: ["main": "a {{title b {{next}} c"])

@@ -49,7 +49,7 @@ func loadedContent(stations: [ContentFile], checklists: [ContentFile] = []) thro
         var log = DiagnosticLog()
         let site = try #require(SiteBuilder.build(content, log: &log))
         #expect(site.title == "Tram")
-        #expect(site.nextLabel == "Onward")
+        #expect(site.labels["next"] == "Onward")
         #expect(site.language == "pt")
         #expect(site.markdownOptions.allowsUnsafeHTML == false)
     }

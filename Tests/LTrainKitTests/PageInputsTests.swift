@@ -12,7 +12,10 @@ import Testing
 
     /// Values templates are given (see the README) that the default templates do not show
     /// (`has_checklists` as a string is as true as `true`).
-    static let notShownByTheDefaultTemplates: Set = ["index.station_count", "index.has_checklists", "404.title"]
+    /// (`position_label` shows a station's position and count, as the `position` label words them.)
+    static let notShownByTheDefaultTemplates: Set = [
+        "index.station_count", "index.has_checklists", "station.position", "station.station_count",
+    ]
 
     @Test func changingAnyValueOfAnyPageChangesItsKeyAndItsPage() throws {
         let site = try TestSite.defaultSite()

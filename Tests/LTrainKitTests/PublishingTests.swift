@@ -20,7 +20,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: site.output + "/checklists/pack-one.html"))
         let sixth = try site.page("stations/sixth-avenue.html")
         #expect(HTML.anchors(with: #"rel="next""#, in: sixth).first?.href == "third-avenue.html", "east skips the draft")
-        #expect(try site.page("stations/third-avenue.html").contains(#"<span class="back-label">Sixth Avenue</span>"#))
+        #expect(try site.page("stations/third-avenue.html").contains(#"<span class="back-label" data-short-label="Back">Sixth Avenue</span>"#))
 
         let withDrafts = try SiteBuild.run(
             BuildOptions(

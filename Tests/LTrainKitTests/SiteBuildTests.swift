@@ -149,7 +149,7 @@ import Testing
         #expect(estrela.contains("Quotes &quot;double&quot; and &#39;single&#39; survive."))
         #expect(!estrela.contains("<Top>"))
         let graca = try site.page("stations/graca.html")
-        #expect(graca.contains(#"<span class="back-label">Martim Moniz</span>"#))
+        #expect(graca.contains(#"<span class="back-label" data-short-label="Back">Martim Moniz</span>"#))
         #expect(HTML.anchors(with: #"rel="next""#, in: graca).first?.href == "estrela.html")
 
         // Markdown links to content files become page links; assets are copied and linked.

@@ -44,6 +44,33 @@ def links(driver, selector):
     return driver.find_elements(By.CSS_SELECTOR, selector)
 
 
+def back_label(link):
+    """The previous station's title a back button stands for: its text, or its full label when
+    the title did not fit and the button says "Back"."""
+    label = link.find_element(By.CLASS_NAME, "back-label")
+    if label.text == label.get_attribute("data-short-label"):
+        return label.get_attribute("data-full-label")
+    return label.text
+
+
+@pytest.mark.parametrize("width", [320, 390, 1440])
+def test_a_back_title_that_does_not_fit_says_back_never_a_few_letters(browser, default_site, width):
+    set_viewport(browser, width, 800)
+    for slug in ["sixth-avenue", "union-square", "third-avenue", "first-avenue", "bedford-avenue"]:
+        browser.get((default_site / "stations" / f"{slug}.html").as_uri())
+        label = browser.find_element(By.CSS_SELECTOR, "a[rel=prev] .back-label")
+        full = label.get_attribute("data-full-label")
+        fits = browser.execute_script(
+            "var l = arguments[0]; l.textContent = l.getAttribute('data-full-label');"
+            "var fits = l.scrollWidth <= l.clientWidth + 1; window.dispatchEvent(new Event('resize')); return fits;",
+            label)
+        assert label.text == (full if fits else "Back"), f"{slug} at {width} px"
+        if label.text == "Back":
+            assert browser.execute_script("return arguments[0].scrollWidth <= arguments[0].clientWidth + 1", label)
+    if width == 1440:
+        assert label.text == "First Avenue", "on a wide screen the previous title shows in full"
+
+
 def test_go_east_walks_the_line_and_back_returns(browser, site_url):
     set_viewport(browser, 390, 844)
     browser.get(site_url + "index.html")
@@ -56,7 +83,7 @@ def test_go_east_walks_the_line_and_back_returns(browser, site_url):
         if position == 0:
             assert back == [], "the first station has no back button"
         else:
-            assert back[0].text == STATIONS[position - 1], "back is labelled with the previous station"
+            assert back_label(back[0]) == STATIONS[position - 1], "back is labelled with the previous station"
         east = links(browser, "a[rel=next]")
         if not east:
             break
@@ -159,7 +186,7 @@ def tab_order(driver, count):
 
 
 def test_tab_reaches_every_button_in_order_and_enter_follows(browser, default_site):
-    set_viewport(browser, 390, 844)
+    set_viewport(browser, 1024, 844)
     browser.get((default_site / "stations" / "union-square.html").as_uri())
     assert tab_order(browser, 4) == ["Sixth Avenue", "L Train", "Go East", "More Information"]
     browser.get((default_site / "stations" / "union-square.html").as_uri())

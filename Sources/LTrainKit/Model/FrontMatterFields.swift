@@ -74,6 +74,34 @@ struct FrontMatterFields {
         return trimmed
     }
 
+    /// The `key: value` lines of a mapping under `key` (`labels:` and its indented lines), each
+    /// value a string; other values are errors at the value. Nil when the key is absent.
+    func stringMapping(_ key: String, log: inout DiagnosticLog) -> [(key: String, keyLocation: SourceLocation, text: String)]? {
+        guard let (_, value) = pair(key) else { return nil }
+        if value.kindDescription == "nothing (null)" { return [] }
+        guard case .mapping(let pairs, _) = value else {
+            log.report(
+                .error(
+                    "'\(key)' must be a list of 'name: text' lines, found \(value.kindDescription)", path: path,
+                    at: value.location, hint: "write it as '\(key):' and, indented below it, lines like '  done: Fertig'"))
+            return nil
+        }
+        var result: [(key: String, keyLocation: SourceLocation, text: String)] = []
+        for pair in pairs {
+            guard case .scalar(let text, _, _) = pair.value,
+                ["a string", "a number", "a boolean"].contains(pair.value.kindDescription)
+            else {
+                log.report(
+                    .error(
+                        "'\(key).\(pair.key)' must be a string, found \(pair.value.kindDescription)", path: path,
+                        at: pair.value.location, hint: "put the text in quotes: \(pair.key): \"…\""))
+                continue
+            }
+            result.append((pair.key, pair.keyLocation, text.trimmingWhitespace))
+        }
+        return result
+    }
+
     func bool(_ key: String, log: inout DiagnosticLog) -> Bool? {
         guard let (_, value) = pair(key) else { return nil }
         if case .scalar(let text, true, _) = value {

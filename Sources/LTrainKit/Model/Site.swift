@@ -73,8 +73,8 @@ public struct IndexPage: Sendable, Equatable {
 /// The whole site as authored, independent of how it is laid out on disk.
 public struct Site: Sendable, Equatable {
     public var title: String
-    /// Text of the button that goes to the next station ("Go East").
-    public var nextLabel: String
+    /// The theme's fixed words ("Go East", "Done", …), the author's where they set them.
+    public var labels: Labels
     /// The pages' `lang` (BCP 47), "en" unless the index says otherwise.
     public var language: String
     /// Where the site will be published (`https://example.org/sub/`), for the sitemap, canonical

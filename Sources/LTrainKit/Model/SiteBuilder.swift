@@ -3,7 +3,7 @@ import Foundation
 /// The Model stage: gives the loaded files their meaning (the site, its line of stations, its
 /// checklists) and checks everything an author can get wrong about them. A function of values only.
 public enum SiteBuilder {
-    static let indexKeys: Set<String> = ["title", "next_label", "language", "unsafe_html", "base_url"]
+    static let indexKeys: Set<String> = ["title", "next_label", "labels", "language", "unsafe_html", "base_url"]
     static let stationKeys: Set<String> = ["title", "summary", "slug", "draft"]
     static let checklistKeys: Set<String> = ["title", "slug", "draft"]
 
@@ -34,7 +34,7 @@ public enum SiteBuilder {
     ) -> Site? {
         var baseURL: String?
         var title = ""
-        var nextLabel = "Go East"
+        var labels = Labels()
         var language = "en"
         var options = MarkdownOptions()
         var indexBody = MarkdownSource(text: "", displayPath: "index.md", contentPath: "index.md", lineOffset: 0)
@@ -42,7 +42,7 @@ public enum SiteBuilder {
             let fields = FrontMatterFields(
                 index.document.frontMatter, path: index.displayPath, knownKeys: indexKeys, noun: "index", log: &log)
             title = fields.string("title", required: true, log: &log) ?? ""
-            nextLabel = fields.string("next_label", required: false, log: &log) ?? nextLabel
+            labels = buildLabels(fields, path: index.displayPath, log: &log)
             language = fields.string("language", required: false, log: &log) ?? language
             options.allowsUnsafeHTML = fields.bool("unsafe_html", log: &log) ?? false
             if let written = fields.string("base_url", required: false, log: &log) {
@@ -77,8 +77,47 @@ public enum SiteBuilder {
         }
         guard !log.hasErrors else { return nil }
         return Site(
-            title: title, nextLabel: nextLabel, language: language, baseURL: baseURL, index: IndexPage(body: indexBody), line: Line(stations: stations),
+            title: title, labels: labels, language: language, baseURL: baseURL, index: IndexPage(body: indexBody), line: Line(stations: stations),
             checklists: checklists, assets: content.assets, markdownOptions: options)
+    }
+
+    // MARK: Labels
+
+    /// The theme's words: `labels:` over the defaults, and `next_label` (the older spelling of
+    /// `labels.next`, still read). Unknown keys and placeholders are warnings, like unknown keys.
+    static func buildLabels(_ fields: FrontMatterFields, path: String, log: inout DiagnosticLog) -> Labels {
+        var overrides: [String: String] = [:]
+        let nextLabel = fields.string("next_label", required: false, log: &log)
+        let known = Labels.all.map(\.key)
+        for label in fields.stringMapping("labels", log: &log) ?? [] {
+            guard known.contains(label.key) else {
+                log.report(
+                    .warning(
+                        "unknown label '\(label.key)' is ignored\(NearestName.hint(for: label.key, among: known))",
+                        path: path, at: label.keyLocation, hint: "labels are: \(known.joined(separator: ", "))"))
+                continue
+            }
+            if label.key == "position" {
+                for name in Labels.placeholders(in: label.text) where !Labels.positionPlaceholders.contains(name) {
+                    log.report(
+                        .warning(
+                            "label 'position' has an unknown placeholder '{\(name)}', shown as written", path: path,
+                            at: label.keyLocation, hint: "it may hold {position} and {count}, e.g. \"Stop {position} of {count}\""))
+                }
+            }
+            overrides[label.key] = label.text
+        }
+        if let nextLabel {
+            if overrides["next"] != nil {
+                log.report(
+                    .warning(
+                        "next_label is ignored: labels.next is set too", path: path,
+                        hint: "remove next_label (labels.next is the newer spelling)"))
+            } else {
+                overrides["next"] = nextLabel
+            }
+        }
+        return Labels(overrides)
     }
 
     // MARK: Stations

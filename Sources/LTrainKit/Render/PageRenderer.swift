@@ -336,6 +336,8 @@ public struct PageRenderer: Sendable {
             "title": .string(site.title), "language": .string(site.language),
             "home": .string(Routes.relativePath(from: folder, to: routes.path(of: .index))),
             "base_url": .optional(site.baseURL),
+            // In the fixed order of `Labels.all`: the folder's key hashes fields in order.
+            "labels": .object(MustacheObject(fields: Labels.all.map { ($0.key, .string(site.labels[$0.key])) })),
         ]
         return (siteValue, .object(files))
     }
@@ -431,6 +433,7 @@ public struct PageRenderer: Sendable {
             values["summary"] = .optional(stations[position].summary)
             values["position"] = .int(position + 1)
             values["station_count"] = .int(stations.count)
+            values["position_label"] = .string(site.labels.position(position + 1, of: stations.count))
             values["info_href"] = .string(link(to: .info(slug: slug)))
             if position > 0 {
                 values["previous"] = [
@@ -440,7 +443,7 @@ public struct PageRenderer: Sendable {
             }
             if position + 1 < stations.count {
                 values["next"] = [
-                    "title": .string(stations[position + 1].title), "label": .string(site.nextLabel),
+                    "title": .string(stations[position + 1].title), "label": .string(site.labels["next"]),
                     "href": .string(link(to: .station(slug: stations[position + 1].slug))),
                 ]
             }
@@ -459,8 +462,8 @@ public struct PageRenderer: Sendable {
                 markdown: [.body(field: "body", stations[position].info.body)])
 
         case .notFound:
-            var values = ownValues(page, title: "Not Found")
-            values["title"] = "Not Found"
+            var values = ownValues(page, title: site.labels["not_found_title"])
+            values["title"] = .string(site.labels["not_found_title"])
             values["stations"] = .array(
                 site.line.stations.prefix(1).map { station in
                     ["title": .string(station.title), "href": .string(link(to: .station(slug: station.slug)))]

@@ -15,12 +15,12 @@ enum DefaultTemplates {
 {{$content}}
 <div class="app">
 <header class="bar large-title-bar">
-<h1>Not Found</h1>
+<h1>{{title}}</h1>
 </header>
 <main class="view grouped">
 <div class="prose intro">
-<p>This stop is not on the line.</p>
-<p><a href="{{site.home}}">See the whole line</a>{{#stations}}, or start at <a href="{{href}}">{{title}}</a>{{/stations}}.</p>
+<p>{{site.labels.not_found}}</p>
+<p><a href="{{site.home}}">{{site.labels.whole_line}}</a>{{#stations}}, {{site.labels.start_at}} <a href="{{href}}">{{title}}</a>{{/stations}}.</p>
 </div>
 </main>
 </div>
@@ -40,7 +40,7 @@ enum DefaultTemplates {
 <header class="bar">
 <div class="bar-side bar-leading">
 {{#back}}
-<a class="bar-button back" href="{{href}}">{{>back-chevron}}<span class="back-label">{{title}}</span></a>
+<a class="bar-button back" href="{{href}}">{{>back-chevron}}<span class="back-label" data-short-label="{{site.labels.back}}">{{title}}</span></a>
 {{/back}}
 </div>
 <div class="bar-title">
@@ -84,7 +84,7 @@ enum DefaultTemplates {
 {{/body}}
 {{#map.has_stops}}
 <section class="group" aria-labelledby="map-heading">
-<h2 class="group-header" id="map-heading">Map</h2>
+<h2 class="group-header" id="map-heading">{{site.labels.map_heading}}</h2>
 <div class="strip-map">
 <svg class="strip" viewBox="0 0 {{map.width}} {{map.height}}" width="{{map.width}}" height="{{map.height}}" aria-labelledby="map-heading">
 <line class="strip-line" x1="{{map.line_start}}" y1="{{map.line_y}}" x2="{{map.line_end}}" y2="{{map.line_y}}"/>
@@ -96,7 +96,7 @@ enum DefaultTemplates {
 </section>
 {{/map.has_stops}}
 <section class="group" aria-labelledby="line-heading">
-<h2 class="group-header" id="line-heading">The Line, West to East</h2>
+<h2 class="group-header" id="line-heading">{{site.labels.line_heading}}</h2>
 <ol class="group-rows station-list">
 {{#stations}}
 <li><a class="row link-row" href="{{href}}"><span class="row-number" aria-hidden="true">{{position}}</span><span class="row-text"><span class="row-label">{{title}}</span>{{#summary}}<span class="row-detail">{{summary}}</span>{{/summary}}</span><span class="disclosure" aria-hidden="true"></span></a></li>
@@ -105,7 +105,7 @@ enum DefaultTemplates {
 </section>
 {{#has_checklists}}
 <section class="group" aria-labelledby="checklists-heading">
-<h2 class="group-header" id="checklists-heading">Checklists</h2>
+<h2 class="group-header" id="checklists-heading">{{site.labels.checklists_heading}}</h2>
 <ul class="group-rows">
 {{#checklists}}
 <li><a class="row link-row" href="{{href}}"><span class="row-text"><span class="row-label">{{title}}</span></span><span class="disclosure" aria-hidden="true"></span></a></li>
@@ -131,7 +131,7 @@ enum DefaultTemplates {
 <h1>{{title}}</h1>
 </div>
 <div class="bar-side bar-trailing">
-<a class="bar-button done" href="{{done_href}}">Done</a>
+<a class="bar-button done" href="{{done_href}}">{{site.labels.done}}</a>
 </div>
 </header>
 <main class="sheet-body prose">
@@ -168,8 +168,21 @@ enum DefaultTemplates {
         "ltrain.js": #"""
 // Progressive enhancement only: every page works without this file.
 // Station pages: ← and → go west and east. Info pages: Escape acts as Done.
+// A back button whose title does not fit says "Back" (the site's label), as iOS does.
 (function () {
   "use strict";
+  function fitBackLabels() {
+    var labels = document.querySelectorAll(".back-label[data-short-label]");
+    for (var i = 0; i < labels.length; i++) {
+      var label = labels[i];
+      if (!label.hasAttribute("data-full-label")) label.setAttribute("data-full-label", label.textContent);
+      label.textContent = label.getAttribute("data-full-label");
+      if (label.scrollWidth > label.clientWidth + 1) label.textContent = label.getAttribute("data-short-label");
+    }
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", fitBackLabels);
+  else fitBackLabels();
+  window.addEventListener("resize", fitBackLabels);
   function typing(target) {
     if (!target || !target.tagName) return false;
     var tag = target.tagName.toLowerCase();
@@ -207,7 +220,7 @@ enum DefaultTemplates {
 <header class="bar">
 <div class="bar-side bar-leading">
 {{#previous}}
-<a class="bar-button back" rel="prev" href="{{href}}">{{>back-chevron}}<span class="back-label">{{title}}</span></a>
+<a class="bar-button back" rel="prev" href="{{href}}">{{>back-chevron}}<span class="back-label" data-short-label="{{site.labels.back}}">{{title}}</span></a>
 {{/previous}}
 </div>
 <div class="bar-title">
@@ -225,9 +238,9 @@ enum DefaultTemplates {
 {{#summary}}
 <p class="summary">{{summary}}</p>
 {{/summary}}
-<p class="position">Stop {{position}} of {{station_count}}</p>
+<p class="position">{{position_label}}</p>
 </div>
-<a class="button-primary more-info" href="{{info_href}}">More Information</a>
+<a class="button-primary more-info" href="{{info_href}}">{{site.labels.more_information}}</a>
 <div class="view-bottom"></div>
 </main>
 </div>
@@ -317,13 +330,16 @@ a { color: var(--tint); }
   .app { box-shadow: 0 0 0 1px var(--separator); }
 }
 
-/* Navigation bar: translucent, back button leading, title centred, action trailing. */
+/* Navigation bar: translucent, back button leading, title centred, action trailing. The sides
+   share what the title leaves, equally while they can (so the title stays centred); the leading
+   side never narrower than a chevron and "Back", the trailing one never narrower than its button
+   (which never wraps); a long title wraps between them instead of running into them. */
 .bar {
   position: sticky;
   top: 0;
   z-index: 1;
   display: grid;
-  grid-template-columns: minmax(0, 1fr) auto minmax(0, 1fr);
+  grid-template-columns: minmax(5.25rem, 1fr) minmax(0, auto) minmax(max-content, 1fr);
   align-items: center;
   gap: 0.5rem;
   min-height: var(--bar-height);
@@ -343,7 +359,7 @@ a { color: var(--tint); }
 .bar-side { display: flex; align-items: center; min-width: 0; }
 .bar-trailing { justify-content: flex-end; }
 
-.bar-title { text-align: center; min-width: 0; max-width: 60vw; }
+.bar-title { text-align: center; min-width: 0; }
 
 .bar h1 {
   margin: 0;
@@ -386,6 +402,7 @@ a { color: var(--tint); }
 .back .chevron { flex: none; width: 0.75rem; height: 1.25rem; }
 .back-label { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; min-width: 0; }
 .done { font-weight: 600; }
+.bar-button.next, .bar-button.done { white-space: nowrap; }
 
 :focus-visible { outline: 3px solid var(--tint); outline-offset: 2px; }
 

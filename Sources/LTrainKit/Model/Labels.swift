@@ -1,0 +1,56 @@
+/// The fixed words of the theme, which an author may put in their own words in `content/index.md`:
+///
+///     labels:
+///       next: Seguinte
+///       more_information: Mais informações
+///       position: "Paragem {position} de {count}"
+///
+/// Templates read them as `{{site.labels.next}}`; a label the author leaves out keeps its default.
+public struct Labels: Sendable, Equatable {
+    /// Every label: its key, its default, and where the default theme shows it (for the README and
+    /// for the hint on an unknown key).
+    public static let all: [(key: String, text: String, shownAs: String)] = [
+        ("next", "Go East", "the button to the next station (also `next_label`)"),
+        ("back", "Back", "the back button when the previous title does not fit"),
+        ("more_information", "More Information", "the station's button to its info page"),
+        ("done", "Done", "the info page's button back to its station"),
+        ("position", "Stop {position} of {count}", "a station's place on the line"),
+        ("map_heading", "Map", "the index's strip map"),
+        ("line_heading", "The Line, West to East", "the index's list of stations"),
+        ("checklists_heading", "Checklists", "the index's list of checklists"),
+        ("not_found_title", "Not Found", "the title of the 404 page"),
+        ("not_found", "This stop is not on the line.", "the 404 page's text"),
+        ("whole_line", "See the whole line", "the 404 page's link to the index"),
+        ("start_at", "or start at", "the 404 page's words before the first station"),
+    ]
+
+    /// The placeholders `position` may hold.
+    static let positionPlaceholders: Set<String> = ["position", "count"]
+
+    public private(set) var texts: [String: String]
+
+    public init(_ overrides: [String: String] = [:]) {
+        var texts: [String: String] = [:]
+        for label in Self.all { texts[label.key] = overrides[label.key] ?? label.text }
+        self.texts = texts
+    }
+
+    public subscript(key: String) -> String { texts[key] ?? "" }
+
+    /// "Stop 3 of 6": the `position` label with its placeholders filled in.
+    public func position(_ position: Int, of count: Int) -> String {
+        self["position"].replacingOccurrences(of: "{position}", with: String(position))
+            .replacingOccurrences(of: "{count}", with: String(count))
+    }
+
+    /// The `{name}` placeholders written in `text`, with their offsets in scalars.
+    static func placeholders(in text: String) -> [String] {
+        var names: [String] = []
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            names.append(String(rest[rest.index(after: open)..<close]))
+            rest = rest[rest.index(after: close)...]
+        }
+        return names
+    }
+}
