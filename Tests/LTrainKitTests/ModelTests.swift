@@ -54,6 +54,36 @@ func loadedContent(stations: [ContentFile], checklists: [ContentFile] = []) thro
         #expect(site.markdownOptions.allowsUnsafeHTML == false)
     }
 
+    @Test func aChecklistChoosesOneByDefaultOrMany() throws {
+        func built(_ front: String) throws -> (Checklist.Choice?, [String]) {
+            let checklist = try contentFile("checklists/pack.md", "---\ntitle: Pack\n\(front)---\n- Tea\n- Water\n")
+            var log = DiagnosticLog()
+            let site = SiteBuilder.build(try loadedContent(stations: [], checklists: [checklist]), log: &log)
+            return (site?.checklists.first?.choice, log.diagnostics.filter { $0.severity == .error }.map(\.description))
+        }
+        #expect(try built("") == (.one, []))
+        #expect(try built("choose: one\n") == (.one, []))
+        #expect(try built("choose: many\n") == (.many, []))
+        #expect(try built("choose: Many\n") == (.many, []))
+        let (wrong, errors) = try built("choose: several\n")
+        #expect(wrong == nil)
+        #expect(errors == [
+            "content/checklists/pack.md:3:9: error: 'choose' must be 'one' or 'many', found 'several'\n  hint: write choose: one (a single choice, the default) or choose: many (any number of rows)"
+        ])
+    }
+
+    @Test func aChecklistOfManyIsCheckboxesInOneFieldset() throws {
+        let site = try TestSite.fixture("passeio")
+        try site.build()
+        let many = try site.page("checklists/o-que-levar.html")
+        #expect(many.components(separatedBy: #"<input type="checkbox" name="o-que-levar-choice""#).count - 1 == 4)
+        #expect(!many.contains(#"type="radio""#))
+        #expect(many.contains(#"<fieldset class="group checklist" data-checklist="o-que-levar" data-site-home="../index.html">"#))
+        #expect(many.contains(#"<legend class="group-header">O que levar</legend>"#))
+        let one = try site.page("checklists/onde-almocar.html")
+        #expect(one.components(separatedBy: #"<input type="radio" name="onde-almocar-choice""#).count - 1 == 3)
+    }
+
     @Test func checklistRowsComeFromTheFirstList() throws {
         let checklist = try contentFile(
             "checklists/check-one.md", "---\ntitle: Check One\n---\nPick.\n\n- Who Hash\n- Bubba Gump Shrimp Étouffée\n- Who Hash\n")

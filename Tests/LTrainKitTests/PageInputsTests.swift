@@ -15,6 +15,7 @@ import Testing
     /// (`position_label` shows a station's position and count, as the `position` label words them.)
     static let notShownByTheDefaultTemplates: Set = [
         "index.station_count", "index.has_checklists", "station.position", "station.station_count",
+        "checklist.chooses_many",
     ]
 
     @Test func changingAnyValueOfAnyPageChangesItsKeyAndItsPage() throws {

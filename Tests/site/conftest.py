@@ -69,6 +69,13 @@ def tram_site(tmp_path_factory):
     return build_site(root)
 
 
+@pytest.fixture(scope="session")
+def passeio_site(tmp_path_factory):
+    """A Portuguese walking tour with its own labels and a checklist of many, built once."""
+    root = copy_site(tmp_path_factory.mktemp("passeio"), FIXTURES / "passeio" / "content")
+    return build_site(root)
+
+
 def chrome_options(javascript=True, dark=False, width=390, height=844):
     options = Options()
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"

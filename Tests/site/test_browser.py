@@ -144,11 +144,18 @@ def visible_marks(driver):
     ]
 
 
+def forget_checklists(driver, url):
+    """Opens `url` with nothing remembered: its origin's localStorage cleared (JavaScript on)."""
+    driver.get(url)
+    driver.execute_script("window.localStorage.clear()")
+    driver.get(url)
+
+
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
 def test_check_one_allows_one_row_at_a_time(request, default_site, javascript):
     driver = request.getfixturevalue("browser" if javascript else "browser_without_js")
     set_viewport(driver, 390, 844)
-    driver.get((default_site / "checklists" / "check-one.html").as_uri())
+    forget_checklists(driver, (default_site / "checklists" / "check-one.html").as_uri())
     rows = driver.find_elements(By.CSS_SELECTOR, "label.check-row")
     assert [row.text for row in rows] == ROWS
     assert checked(driver) == [] and visible_marks(driver) == [], "no row is checked at first"
@@ -165,6 +172,78 @@ def test_check_one_allows_one_row_at_a_time(request, default_site, javascript):
     driver.switch_to.active_element.send_keys(Keys.ARROW_UP)
     driver.switch_to.active_element.send_keys(Keys.ARROW_UP)
     assert checked(driver) == ["Green Eggs and Ham"]
+
+
+def test_the_chosen_row_is_remembered_across_a_navigation_and_a_reload(browser, default_site):
+    set_viewport(browser, 390, 844)
+    url = (default_site / "checklists" / "check-one.html").as_uri()
+    forget_checklists(browser, url)
+    browser.find_elements(By.CSS_SELECTOR, "label.check-row")[3].click()
+    assert checked(browser) == ["Scooby Snacks"]
+    browser.find_element(By.CSS_SELECTOR, "a.back").click()
+    assert browser.current_url.endswith("/index.html")
+    browser.find_element(By.LINK_TEXT, "Check One").click()
+    assert checked(browser) == ["Scooby Snacks"] and visible_marks(browser) == ["Scooby Snacks"], "after a navigation"
+    browser.refresh()
+    assert checked(browser) == ["Scooby Snacks"], "after a reload"
+    browser.get("about:blank")
+    browser.get(url)
+    assert checked(browser) == ["Scooby Snacks"], "on a new visit"
+    stored = browser.execute_script("return Object.keys(localStorage).filter(k => k.startsWith('ltrain:'))")
+    assert stored == [f"ltrain:{default_site.as_uri()}/index.html:check-one"], "keyed by site and checklist"
+    browser.find_elements(By.CSS_SELECTOR, "label.check-row")[0].click()
+    browser.refresh()
+    assert checked(browser) == ["Who Hash"], "the new choice replaces the old"
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+def test_a_checklist_of_many_ticks_any_number_of_rows(request, passeio_site, javascript):
+    driver = request.getfixturevalue("browser" if javascript else "browser_without_js")
+    set_viewport(driver, 390, 844)
+    forget_checklists(driver, (passeio_site / "checklists" / "o-que-levar.html").as_uri())
+    rows = driver.find_elements(By.CSS_SELECTOR, "label.check-row")
+    assert [row.text for row in rows] == ["Água", "Chapéu", "Sapatos confortáveis", "Protetor solar"]
+    assert {row.find_element(By.TAG_NAME, "input").get_attribute("type") for row in rows} == {"checkbox"}
+    assert driver.find_element(By.CSS_SELECTOR, "fieldset legend").get_attribute("textContent") == "O que levar"
+    assert checked(driver) == [], "nothing is ticked at first"
+    for index in (0, 2, 3):
+        rows[index].click()
+    assert checked(driver) == ["Água", "Sapatos confortáveis", "Protetor solar"]
+    assert visible_marks(driver) == ["Água", "Sapatos confortáveis", "Protetor solar"]
+    rows[2].click()
+    assert checked(driver) == ["Água", "Protetor solar"], "a second tap unticks a row"
+    driver.switch_to.active_element.send_keys(Keys.SPACE)
+    assert checked(driver) == ["Água", "Sapatos confortáveis", "Protetor solar"], "space ticks the focused row"
+    if javascript:
+        driver.refresh()
+        assert checked(driver) == ["Água", "Sapatos confortáveis", "Protetor solar"], "remembered"
+    # The single-choice list of the same site is still one row at a time.
+    driver.get((passeio_site / "checklists" / "onde-almocar.html").as_uri())
+    single = driver.find_elements(By.CSS_SELECTOR, "label.check-row")
+    assert {row.find_element(By.TAG_NAME, "input").get_attribute("type") for row in single} == {"radio"}
+    single[0].click()
+    single[1].click()
+    assert checked(driver) == ["Pastelaria"]
+
+
+def test_a_tapped_row_does_not_stay_highlighted_but_keyboard_focus_shows(browser, default_site):
+    # A phone: a touch screen, where the row last tapped keeps :hover.
+    set_viewport(browser, 390, 844)
+    browser.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+    try:
+        forget_checklists(browser, (default_site / "checklists" / "check-one.html").as_uri())
+        assert browser.execute_script("return matchMedia('(hover: none)').matches")
+        rows = browser.find_elements(By.CSS_SELECTOR, "label.check-row")
+        untouched = rows[5].value_of_css_property("background-color")
+        rows[1].click()
+        assert browser.execute_script("return arguments[0].matches(':hover')", rows[1]), "the tap left :hover on it"
+        assert rows[1].value_of_css_property("background-color") == untouched, "no highlight left after a tap"
+        assert rows[1].value_of_css_property("outline-style") == "none", "a tap shows no focus ring"
+        browser.switch_to.active_element.send_keys(Keys.ARROW_DOWN)
+        assert checked(browser) == ["Who Pudding"]
+        assert rows[2].value_of_css_property("outline-style") == "solid", "keyboard focus stays visible"
+    finally:
+        browser.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
 
 
 def test_javascript_is_really_off_in_the_no_js_browser(browser_without_js, default_site):

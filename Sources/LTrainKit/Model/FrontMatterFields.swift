@@ -35,6 +35,9 @@ struct FrontMatterFields {
         pairs.first { $0.key == key }.map { ($0.keyLocation, $0.value) }
     }
 
+    /// Where the value of `key` is written, if it is.
+    func location(of key: String) -> SourceLocation? { pair(key)?.value.location }
+
     /// The location of the front matter as a whole, for 'missing key' errors.
     var startLocation: SourceLocation { pairs.first?.keyLocation ?? SourceLocation(line: 1, column: 1) }
 

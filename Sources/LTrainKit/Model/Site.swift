@@ -57,12 +57,21 @@ public struct ChecklistRow: Sendable, Equatable {
     public var line: Int
 }
 
-/// A "check one" page: a list in which one row at most carries the check mark.
+/// A checklist page: "Check One", a list in which one row at most carries the check mark, or a
+/// list of many, in which any number of rows do.
 public struct Checklist: Sendable, Equatable {
+    public enum Choice: String, Sendable {
+        /// One row at most (radio buttons): the default.
+        case one
+        /// Any number of rows (checkboxes).
+        case many
+    }
+
     public var slug: String
     public var title: String
     public var body: MarkdownSource
     public var rows: [ChecklistRow]
+    public var choice: Choice = .one
 }
 
 /// The index page: the navigation root.

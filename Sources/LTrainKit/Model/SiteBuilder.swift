@@ -5,7 +5,7 @@ import Foundation
 public enum SiteBuilder {
     static let indexKeys: Set<String> = ["title", "next_label", "labels", "language", "unsafe_html", "base_url"]
     static let stationKeys: Set<String> = ["title", "summary", "slug", "draft"]
-    static let checklistKeys: Set<String> = ["title", "slug", "draft"]
+    static let checklistKeys: Set<String> = ["title", "slug", "draft", "choose"]
 
     /// What the command line may set over the content's own settings.
     public struct Settings: Sendable {
@@ -282,6 +282,21 @@ public enum SiteBuilder {
 
     // MARK: Checklists
 
+    /// `choose: one` (the default: a single choice) or `choose: many` (any number of rows).
+    private static func checklistChoice(
+        _ fields: FrontMatterFields, path: String, log: inout DiagnosticLog
+    ) -> Checklist.Choice {
+        guard let written = fields.string("choose", required: false, log: &log) else { return .one }
+        guard let choice = Checklist.Choice(rawValue: written.lowercased()) else {
+            log.report(
+                .error(
+                    "'choose' must be 'one' or 'many', found '\(written)'", path: path, at: fields.location(of: "choose"),
+                    hint: "write choose: one (a single choice, the default) or choose: many (any number of rows)"))
+            return .one
+        }
+        return choice
+    }
+
     private static func buildChecklists(
         _ files: [ContentFile], options: MarkdownOptions, includeDrafts: Bool, log: inout DiagnosticLog
     ) -> [Checklist] {
@@ -294,6 +309,7 @@ public enum SiteBuilder {
             let title = fields.string("title", required: true, log: &log)
             let isDraft = fields.bool("draft", log: &log) ?? false
             let slug = fields.string("slug", required: false, log: &log) ?? String(file.fileName.dropLast(3))
+            let choice = checklistChoice(fields, path: file.displayPath, log: &log)
             guard isValidSlug(slug) else {
                 log.report(
                     .error(
@@ -335,7 +351,7 @@ public enum SiteBuilder {
                 rows.append(ChecklistRow(value: candidate, text: item.text, line: body.lineOffset + item.line))
             }
             guard let title, !isDraft || includeDrafts else { continue }
-            checklists.append(Checklist(slug: slug, title: title, body: body, rows: rows))
+            checklists.append(Checklist(slug: slug, title: title, body: body, rows: rows, choice: choice))
         }
         return checklists.sorted { $0.slug < $1.slug }
     }

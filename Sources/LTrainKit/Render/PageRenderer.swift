@@ -480,6 +480,9 @@ public struct PageRenderer: Sendable {
             values["title"] = .string(checklist.title)
             values["back"] = ["title": .string(site.title), "href": .string(link(to: .index))]
             values["group"] = .string("\(checklist.slug)-choice")
+            values["slug"] = .string(checklist.slug)
+            values["chooses_many"] = .bool(checklist.choice == .many)
+            values["input_type"] = .string(checklist.choice == .many ? "checkbox" : "radio")
             values["rows"] = .array(
                 checklist.rows.enumerated().map { position, row in
                     [

@@ -54,11 +54,11 @@ enum DefaultTemplates {
 {{{intro}}}
 </div>
 {{/intro}}
-<fieldset class="group checklist">
+<fieldset class="group checklist" data-checklist="{{slug}}" data-site-home="{{site.home}}">
 <legend class="group-header">{{title}}</legend>
 <div class="group-rows">
 {{#rows}}
-<label class="row check-row" for="{{id}}"><input type="radio" name="{{group}}" id="{{id}}" value="{{value}}"><span class="row-label">{{{label}}}</span><svg class="check" viewBox="0 0 16 13" width="16" height="13" aria-hidden="true" focusable="false"><path d="M1.5 7 6 11.5 14.5 1.5" fill="none" stroke="currentColor" stroke-width="2.4" stroke-linecap="round" stroke-linejoin="round"/></svg></label>
+<label class="row check-row" for="{{id}}"><input type="{{input_type}}" name="{{group}}" id="{{id}}" value="{{value}}"><span class="row-label">{{{label}}}</span><svg class="check" viewBox="0 0 16 13" width="16" height="13" aria-hidden="true" focusable="false"><path d="M1.5 7 6 11.5 14.5 1.5" fill="none" stroke="currentColor" stroke-width="2.4" stroke-linecap="round" stroke-linejoin="round"/></svg></label>
 {{/rows}}
 </div>
 </fieldset>
@@ -169,8 +169,36 @@ enum DefaultTemplates {
 // Progressive enhancement only: every page works without this file.
 // Station pages: ← and → go west and east. Info pages: Escape acts as Done.
 // A back button whose title does not fit says "Back" (the site's label), as iOS does.
+// Checklists remember their ticked rows in localStorage, per site and checklist.
 (function () {
   "use strict";
+  function rememberChecklists() {
+    var lists = document.querySelectorAll("fieldset[data-checklist]");
+    for (var i = 0; i < lists.length; i++) remember(lists[i]);
+  }
+  function remember(list) {
+    var home = new URL(list.getAttribute("data-site-home") || "", window.location.href).href;
+    var key = "ltrain:" + home + ":" + list.getAttribute("data-checklist");
+    var inputs = list.querySelectorAll("input");
+    var stored = null;
+    try {
+      stored = JSON.parse(window.localStorage.getItem(key) || "null");
+    } catch (error) {
+      stored = null; // storage off or unreadable: the list simply starts empty
+    }
+    if (Array.isArray(stored)) {
+      for (var i = 0; i < inputs.length; i++) inputs[i].checked = stored.indexOf(inputs[i].value) >= 0;
+    }
+    list.addEventListener("change", function () {
+      var chosen = [];
+      for (var i = 0; i < inputs.length; i++) if (inputs[i].checked) chosen.push(inputs[i].value);
+      try {
+        window.localStorage.setItem(key, JSON.stringify(chosen));
+      } catch (error) {
+        // storage full or off: the choice still shows on this page
+      }
+    });
+  }
   function fitBackLabels() {
     var labels = document.querySelectorAll(".back-label[data-short-label]");
     for (var i = 0; i < labels.length; i++) {
@@ -180,8 +208,12 @@ enum DefaultTemplates {
       if (label.scrollWidth > label.clientWidth + 1) label.textContent = label.getAttribute("data-short-label");
     }
   }
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", fitBackLabels);
-  else fitBackLabels();
+  function ready() {
+    fitBackLabels();
+    rememberChecklists();
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
+  else ready();
   window.addEventListener("resize", fitBackLabels);
   function typing(target) {
     if (!target || !target.tagName) return false;
@@ -531,7 +563,11 @@ fieldset.group > .group-rows { clear: both; }
   border-top: 0.5px solid var(--separator);
 }
 
-.row:hover { background: color-mix(in srgb, var(--cell) 92%, var(--label)); }
+/* Hover feedback only where there is a real hover: a phone keeps :hover on the row last tapped,
+   which would leave a checklist row highlighted after its tap. */
+@media (hover: hover) {
+  .row:hover { background: color-mix(in srgb, var(--cell) 92%, var(--label)); }
+}
 .row:active { background: color-mix(in srgb, var(--cell) 84%, var(--label)); }
 
 .row-text { flex: 1 1 auto; display: flex; flex-direction: column; min-width: 0; }
