@@ -70,6 +70,7 @@ public enum Markdown {
         _ text: String, options: MarkdownOptions = MarkdownOptions(), rewriteLink: LinkRewriter? = nil
     ) -> RenderedMarkdown {
         withDocument(text, options: options) { document in
+            unlinkFootnoteReferences(in: document, text: text)
             let walk = DocumentWalk(document, options: options, rewriteLink: rewriteLink, collectsHeadings: true)
             return RenderedMarkdown(html: html(of: document, options: options, headings: walk.headingIDs()), links: walk.links)
         }
@@ -81,6 +82,7 @@ public enum Markdown {
         _ text: String, options: MarkdownOptions = MarkdownOptions(), rewriteLink: LinkRewriter? = nil
     ) -> MarkdownListDocument? {
         withDocument(text, options: options) { document -> MarkdownListDocument? in
+            unlinkFootnoteReferences(in: document, text: text)
             let links = DocumentWalk(document, options: options, rewriteLink: rewriteLink, collectsHeadings: false).links
             var child = cmark_node_first_child(document)
             while let node = child, cmark_node_get_type(node) != CMARK_NODE_LIST {
@@ -102,12 +104,40 @@ public enum Markdown {
         }
     }
 
+    /// A footnote written GitHub's way (`[^1]` with a line `[^1]: note`) is read by CommonMark as
+    /// a link to `note`: a link nobody meant, which the link check would then report as broken.
+    /// Such references are put back as the text they were written as (`[^1]`); the Model warns
+    /// about them (see `MarkdownNotice.Kind.footnote`).
+    private static func unlinkFootnoteReferences(in document: OpaquePointer, text: String) {
+        guard text.contains("[^") else { return }
+        var references: [(link: OpaquePointer, label: String)] = []
+        guard let iterator = cmark_iter_new(document) else { return }
+        while cmark_iter_next(iterator) != CMARK_EVENT_DONE {
+            guard let node = cmark_iter_get_node(iterator), cmark_iter_get_event_type(iterator) == CMARK_EVENT_ENTER,
+                cmark_node_get_type(node) == CMARK_NODE_LINK, let child = cmark_node_first_child(node),
+                cmark_node_next(child) == nil, cmark_node_get_type(child) == CMARK_NODE_TEXT,
+                let literal = cmark_node_get_literal(child).map({ String(cString: $0) }), literal.hasPrefix("^"),
+                text.contains("[\(literal)]:")
+            else { continue }
+            references.append((node, literal))
+        }
+        cmark_iter_free(iterator)
+        let allocator = ltrain_markdown_arena_allocator().assumingMemoryBound(to: cmark_mem.self)
+        for reference in references {
+            guard let replacement = cmark_node_new_with_mem(CMARK_NODE_TEXT, allocator) else { continue }
+            cmark_node_set_literal(replacement, "[\(reference.label)]")
+            cmark_node_insert_before(reference.link, replacement)
+            // Not freed: the arena releases the whole document at once (see withDocument).
+            cmark_node_unlink(reference.link)
+        }
+    }
+
     // MARK: cmark plumbing
 
     /// Parses `text` and hands the document to `body`. Every node and buffer of the document,
     /// and everything rendered from it, lives in this thread's Markdown arena and is released
     /// when `body` returns: `body` must copy out what it keeps (Swift strings do).
-    private static func withDocument<Result>(
+    static func withDocument<Result>(
         _ text: String, options: MarkdownOptions, _ body: (OpaquePointer) -> Result
     ) -> Result {
         ltrain_markdown_arena_begin()

@@ -75,10 +75,34 @@ public enum SiteBuilder {
                     "the line has no stations", path: content.index?.displayPath,
                     hint: "add files such as stations/01-first-stop.md"))
         }
+        reportNotices(
+            in: [indexBody] + stations.map(\.info.body), checklists: checklists.map(\.body), options: options, log: &log)
         guard !log.hasErrors else { return nil }
         return Site(
             title: title, labels: labels, language: language, baseURL: baseURL, index: IndexPage(body: indexBody), line: Line(stations: stations),
             checklists: checklists, assets: content.assets, markdownOptions: options)
+    }
+
+    // MARK: Markdown that is not CommonMark
+
+    /// Warns about every text's Markdown that CommonMark reads otherwise than its author expects
+    /// (see `MarkdownNotice`), each file once even when two stations share it.
+    static func reportNotices(
+        in texts: [MarkdownSource], checklists: [MarkdownSource], options: MarkdownOptions, log: inout DiagnosticLog
+    ) {
+        var seen: Set<String> = []
+        for (source, isChecklist) in texts.map({ ($0, false) }) + checklists.map({ ($0, true) })
+        where seen.insert(source.displayPath).inserted {
+            for notice in Markdown.notices(in: source.text, options: options) {
+                let hint =
+                    isChecklist && notice.kind == .taskListItem
+                    ? "write the rows without '[ ]': every row of a checklist can be ticked already" : notice.hint
+                log.report(
+                    .warning(
+                        notice.message, path: source.displayPath,
+                        at: SourceLocation(line: source.lineOffset + notice.line, column: notice.column), hint: hint))
+            }
+        }
     }
 
     // MARK: Labels

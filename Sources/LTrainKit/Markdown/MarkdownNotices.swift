@@ -1,0 +1,263 @@
+import CCmark
+
+/// Markdown that is not CommonMark: what a writer used to GitHub or another flavour expects, and
+/// what libcmark (CommonMark without extensions) does with it instead. Found so the author is
+/// told, never left with a silently garbled page.
+public struct MarkdownNotice: Sendable, Equatable {
+    public enum Kind: String, Sendable, CaseIterable {
+        case table
+        case footnote
+        case strikethrough
+        case taskListItem
+        case bareURL
+        case omittedHTML
+    }
+
+    public var kind: Kind
+    /// 1-based, in the Markdown text given (add the front matter's lines for the file's).
+    public var line: Int
+    /// 1-based, in Unicode scalars.
+    public var column: Int
+    /// How many more of the same kind the text holds after this one.
+    public var more: Int = 0
+
+    /// What is wrong, for a warning.
+    public var message: String {
+        let what: String
+        switch kind {
+        case .table:
+            what = "tables are not CommonMark: this one shows as a paragraph of text with its '|' and '---'"
+        case .footnote:
+            what = "footnotes are not CommonMark: '[^…]: …' is read as a link definition, and each '[^…]' as a link to it"
+        case .strikethrough:
+            what = "'~~strikethrough~~' is not CommonMark: the tildes show as they are"
+        case .taskListItem:
+            what = "task-list items are not CommonMark: '[ ]' and '[x]' show as text, with no check box"
+        case .bareURL:
+            what = "a bare URL is not a link in CommonMark: it shows as plain text"
+        case .omittedHTML:
+            what = "raw HTML is omitted: unsafe_html is off"
+        }
+        return more > 0 ? "\(what) (\(more) more in this file)" : what
+    }
+
+    /// How to write it instead, for the warning's hint.
+    public var hint: String {
+        switch kind {
+        case .table:
+            return "write the rows as a list, or (with unsafe_html: true in index.md) as an HTML <table>"
+        case .footnote:
+            return "write the note in the text, in parentheses, or link to a heading: [see below](#notes)"
+        case .strikethrough:
+            return "write <del>…</del> with unsafe_html: true in index.md, or reword it"
+        case .taskListItem:
+            return "make it a checklist page (content/checklists/NAME.md), or write the item without '[ ]'"
+        case .bareURL:
+            return "put it in angle brackets, <https://example.org/>, or write [a label](https://example.org/)"
+        case .omittedHTML:
+            return "write it in Markdown, or set unsafe_html: true in index.md if the HTML is yours and trusted"
+        }
+    }
+}
+
+extension Markdown {
+    /// The places in `text` that are not CommonMark (see `MarkdownNotice`), the first of each kind
+    /// with how many more there are. Most texts have none of the characters any of them needs and
+    /// are not parsed at all; the others are parsed once with libcmark, so nothing inside code
+    /// (spans or blocks) or inside a link is ever taken for one.
+    public static func notices(in text: String, options: MarkdownOptions = MarkdownOptions()) -> [MarkdownNotice] {
+        guard mayHoldNotices(text, options: options) else { return [] }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        var found: [MarkdownNotice.Kind: MarkdownNotice] = [:]
+        func note(_ kind: MarkdownNotice.Kind, line: Int, column: Int) {
+            if let first = found[kind] {
+                // The earliest one stands for them all.
+                if (line, column) < (first.line, first.column) {
+                    found[kind] = MarkdownNotice(kind: kind, line: line, column: max(1, column), more: first.more)
+                }
+                found[kind]?.more += 1
+            } else {
+                found[kind] = MarkdownNotice(kind: kind, line: line, column: max(1, column))
+            }
+        }
+        /// The column (in scalars) of `needle` in line `line` (1-based) at or after byte column `from`.
+        func column(of needle: String, line: Int, from: Int = 1) -> Int? {
+            guard line >= 1, line <= lines.count else { return nil }
+            let text = lines[line - 1]
+            let start = text.utf8.index(text.startIndex, offsetBy: min(max(0, from - 1), text.utf8.count))
+            guard let range = text[start...].range(of: needle) else { return nil }
+            return text.unicodeScalars.distance(from: text.startIndex, to: range.lowerBound) + 1
+        }
+        // Footnote definitions never reach the tree (they are link definitions): found by line,
+        // outside fenced code blocks.
+        var fence: Substring?
+        for (index, line) in lines.enumerated() {
+            let trimmed = line.drop { $0 == " " }
+            if let open = fence {
+                if trimmed.hasPrefix(open) { fence = nil }
+                continue
+            }
+            if trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~") {
+                fence = trimmed.prefix(3)
+                continue
+            }
+            if line.count - trimmed.count <= 3, trimmed.hasPrefix("[^"), let close = trimmed.firstIndex(of: "]"),
+                trimmed[close...].hasPrefix("]:")
+            {
+                note(.footnote, line: index + 1, column: line.count - trimmed.count + 1)
+            }
+        }
+        withDocument(text, options: options) { document in
+            guard let iterator = cmark_iter_new(document) else { return }
+            defer { cmark_iter_free(iterator) }
+            var linkDepth = 0
+            var block: (start: Int, end: Int, column: Int) = (1, 1, 1)
+            while true {
+                let event = cmark_iter_next(iterator)
+                if event == CMARK_EVENT_DONE { break }
+                guard let node = cmark_iter_get_node(iterator) else { continue }
+                let type = cmark_node_get_type(node)
+                if type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE {
+                    linkDepth += event == CMARK_EVENT_ENTER ? 1 : -1
+                    // `[^1]` with a definition `[^1]: …` is a link whose text starts with '^'.
+                    if event == CMARK_EVENT_ENTER, let first = cmark_node_first_child(node),
+                        cmark_node_get_type(first) == CMARK_NODE_TEXT,
+                        cmark_node_get_literal(first).map({ String(cString: $0).hasPrefix("^") }) == true
+                    {
+                        let line = (block.start...block.end).first { column(of: "[^", line: $0) != nil } ?? block.start
+                        note(.footnote, line: line, column: column(of: "[^", line: line) ?? block.column)
+                    }
+                    continue
+                }
+                guard event == CMARK_EVENT_ENTER else { continue }
+                if type.rawValue < CMARK_NODE_FIRST_INLINE.rawValue {
+                    let start = Int(cmark_node_get_start_line(node))
+                    if start > 0 {
+                        block = (start, max(start, Int(cmark_node_get_end_line(node))), Int(cmark_node_get_start_column(node)))
+                    }
+                }
+                switch type {
+                case CMARK_NODE_PARAGRAPH:
+                    if block.end > block.start, isTableDelimiterRow(lines[block.start]),
+                        lines[block.start - 1].contains("|")
+                    {
+                        note(.table, line: block.start, column: block.column)
+                    }
+                case CMARK_NODE_ITEM:
+                    // The item's own text starts after its marker: `- [ ] Milk`.
+                    let line = lines[block.start - 1]
+                    let rest = line.drop { $0 == " " }.dropFirst().drop { $0 == "." || $0 == ")" || $0.isNumber }
+                    let text = rest.drop { $0 == " " }
+                    if ["[ ] ", "[x] ", "[X] "].contains(where: { text.hasPrefix($0) }) || ["[ ]", "[x]", "[X]"].contains(String(text)) {
+                        note(.taskListItem, line: block.start, column: column(of: "[", line: block.start) ?? block.column)
+                    }
+                case CMARK_NODE_HTML_BLOCK where !options.allowsUnsafeHTML:
+                    note(.omittedHTML, line: block.start, column: block.column)
+                case CMARK_NODE_HTML_INLINE where !options.allowsUnsafeHTML:
+                    let literal = cmark_node_get_literal(node).map { String(cString: $0) } ?? "<"
+                    let line = (block.start...block.end).first { column(of: literal, line: $0) != nil } ?? block.start
+                    note(.omittedHTML, line: line, column: column(of: literal, line: line) ?? block.column)
+                case CMARK_NODE_TEXT where linkDepth == 0:
+                    guard let literal = cmark_node_get_literal(node).map({ String(cString: $0) }) else { break }
+                    if literal.contains("~~") {
+                        let line = (block.start...block.end).first { column(of: "~~", line: $0) != nil } ?? block.start
+                        note(.strikethrough, line: line, column: column(of: "~~", line: line) ?? block.column)
+                    }
+                    // `[^1]` that is no link: text, its bracket sometimes a text node of its own.
+                    if literal.contains("[^") {
+                        let line = (block.start...block.end).first { column(of: "[^", line: $0) != nil } ?? block.start
+                        note(.footnote, line: line, column: column(of: "[^", line: line) ?? block.column)
+                    } else if literal.hasSuffix("["), let next = cmark_node_next(node), cmark_node_get_type(next) == CMARK_NODE_TEXT,
+                        cmark_node_get_literal(next).map({ String(cString: $0).hasPrefix("^") }) == true
+                    {
+                        let line = (block.start...block.end).first { column(of: "[^", line: $0) != nil } ?? block.start
+                        note(.footnote, line: line, column: column(of: "[^", line: line) ?? block.column)
+                    }
+                    if let url = bareURL(in: literal) {
+                        let line = (block.start...block.end).first { column(of: url, line: $0) != nil } ?? block.start
+                        note(.bareURL, line: line, column: column(of: url, line: line) ?? block.column)
+                    }
+                default:
+                    break
+                }
+            }
+        }
+        return found.values.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
+    }
+
+    /// Whether `text` holds any character sequence a notice needs: most texts do not, and are
+    /// then not parsed a second time. A `scheme://` right after `(` or `<` is a link's destination
+    /// (`[the MTA](https://mta.info/)`, `<https://mta.info/>`), not a bare URL.
+    static func mayHoldNotices(_ text: String, options: MarkdownOptions) -> Bool {
+        var previous: UInt8 = 0
+        /// The byte before the current run of letters (a URL's scheme, when "://" follows it).
+        var beforeLetters: UInt8 = 0
+        var ws = 0
+        for byte in text.utf8 {
+            let isLetter = (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+            if isLetter && !((previous | 0x20) >= UInt8(ascii: "a") && (previous | 0x20) <= UInt8(ascii: "z")) {
+                beforeLetters = previous
+            }
+            ws = byte == UInt8(ascii: "w") ? ws + 1 : (byte == UInt8(ascii: ".") && ws >= 3 ? -1 : 0)
+            if ws == -1 && beforeLetters != UInt8(ascii: "(") && beforeLetters != UInt8(ascii: "/") { return true }
+            switch (previous, byte) {
+            case (_, UInt8(ascii: "|")), (UInt8(ascii: "~"), UInt8(ascii: "~")), (UInt8(ascii: "["), UInt8(ascii: "^")),
+                (UInt8(ascii: "["), UInt8(ascii: " ")), (UInt8(ascii: "["), UInt8(ascii: "x")),
+                (UInt8(ascii: "["), UInt8(ascii: "X")):
+                return true
+            case (UInt8(ascii: ":"), UInt8(ascii: "/")) where beforeLetters != UInt8(ascii: "(") && beforeLetters != UInt8(ascii: "<"):
+                return true
+            case (UInt8(ascii: "<"), _) where !options.allowsUnsafeHTML:
+                return true
+            default:
+                break
+            }
+            previous = byte
+        }
+        return false
+    }
+
+    /// A delimiter row of a GitHub-style table: `|---|:--:|`, `--- | ---`.
+    static func isTableDelimiterRow(_ line: Substring) -> Bool {
+        let cells = line.trimmingCharacters(in: " \t").split(separator: "|", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: " \t") }
+        let filled = cells.enumerated().filter { !($0.element.isEmpty && ($0.offset == 0 || $0.offset == cells.count - 1)) }
+            .map(\.element)
+        guard line.contains("|") || filled.count > 1, !filled.isEmpty else { return false }
+        return filled.allSatisfy { cell in
+            var body = Substring(cell)
+            if body.first == ":" { body = body.dropFirst() }
+            if body.last == ":" { body = body.dropLast() }
+            return !body.isEmpty && body.allSatisfy { $0 == "-" }
+        }
+    }
+
+    /// The first `http://`, `https://` or `www.` address in a text node (not in a link).
+    static func bareURL(in text: String) -> String? {
+        for prefix in ["https://", "http://", "www."] {
+            guard let range = text.range(of: prefix) else { continue }
+            if range.lowerBound > text.startIndex {
+                let before = text[text.index(before: range.lowerBound)]
+                if before.isLetter || before.isNumber { continue }
+            }
+            let url = text[range.lowerBound...].prefix { !$0.isWhitespace }
+            if url.count > prefix.count { return String(url) }
+        }
+        return nil
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingCharacters(in characters: String) -> Substring {
+        var result = self
+        while let first = result.first, characters.contains(first) { result = result.dropFirst() }
+        while let last = result.last, characters.contains(last) { result = result.dropLast() }
+        return result
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters(in characters: String) -> Substring {
+        Substring(self).trimmingCharacters(in: characters)
+    }
+}

@@ -1,0 +1,92 @@
+import Testing
+
+@testable import LTrainKit
+
+/// Markdown that is not CommonMark is found where it stands, and CommonMark is never taken for it.
+@Suite struct MarkdownNoticesTests {
+    func found(_ text: String, unsafe: Bool = false) -> [String] {
+        Markdown.notices(in: text, options: MarkdownOptions(allowsUnsafeHTML: unsafe)).map {
+            "\($0.kind.rawValue) \($0.line):\($0.column)\($0.more > 0 ? " +\($0.more)" : "")"
+        }
+    }
+
+    @Test func aGitHubTableIsFoundAtItsFirstRow() {
+        #expect(found("Intro.\n\n| Line | Colour |\n|------|:------:|\n| L | grey |\n") == ["table 3:1"])
+        #expect(found("Line | Colour\n--- | ---\nL | grey\n") == ["table 1:1"])
+        #expect(found("Two tables.\n\n| a | b |\n|---|---|\n\n| c | d |\n| - | - |\n") == ["table 3:1 +1"])
+        #expect(found("A line with a | in it.\n\nAnd --- dashes.\n").isEmpty)
+        #expect(found("```\n| a | b |\n|---|---|\n```\n").isEmpty, "inside code it is code")
+    }
+
+    @Test func footnotesAreFoundAsDefinitionsAndReferences() {
+        #expect(found("Old station.[^1]\n\n[^1]: Opened 1924.\n") == ["footnote 1:13 +2"])
+        // A definition cmark reads as a link definition: the reference becomes a link to 'note'.
+        #expect(found("Old station.[^1]\n\n[^1]: note\n") == ["footnote 1:13 +1"])
+        #expect(found("Undefined note[^x] here.\n") == ["footnote 1:15"])
+        #expect(found("`[^1]` in code.\n\n    [^1]: in an indented block\n").isEmpty)
+    }
+
+    @Test func strikethroughTaskItemsAndBareURLs() {
+        #expect(found("Was ~~closed~~ open.\n") == ["strikethrough 1:5"])
+        #expect(found("- [ ] Buy a MetroCard\n- [x] Top it up\n- plain\n") == ["taskListItem 1:3 +1"])
+        #expect(found("1. [X] done\n") == ["taskListItem 1:4"])
+        #expect(found("See https://mta.info for times.\n") == ["bareURL 1:5"])
+        #expect(found("Or www.mta.info.\n") == ["bareURL 1:4"])
+        #expect(found("[MTA](https://mta.info) and <https://mta.info> are links.\n").isEmpty)
+        #expect(found("`https://mta.info` in code, ~~ in `~~code~~`.\n") == ["strikethrough 1:29"])
+        #expect(found("- [link](x.md) is a link, not a task\n").isEmpty)
+    }
+
+    @Test func rawHTMLIsFoundOnlyWhenItIsOmitted() {
+        #expect(found("Text <b>bold</b> here.\n\n<div>block</div>\n") == ["omittedHTML 1:6 +2"])
+        #expect(found("Text <b>bold</b> here.\n", unsafe: true).isEmpty)
+        #expect(found("A < B and 3 <4.\n").isEmpty, "a lone '<' is text")
+    }
+
+    @Test func plainCommonMarkHasNoNoticesAndIsNotParsedTwice() {
+        let text = "## Where it is\n\nUnion Square, [next](04-third-avenue.md). *Busy* at 5 pm.\n\n- one\n- two\n"
+        #expect(found(text).isEmpty)
+        #expect(!Markdown.mayHoldNotices(text, options: MarkdownOptions()))
+        #expect(Markdown.mayHoldNotices("a | b", options: MarkdownOptions()))
+        // A link's destination is not a bare URL: a text of links is not parsed twice.
+        let links = "See [the MTA](https://new.mta.info/) and [maps](http://www.mta.info/maps). It flows.\n"
+        #expect(!Markdown.mayHoldNotices(links, options: MarkdownOptions()))
+        #expect(Markdown.mayHoldNotices("See https://mta.info.", options: MarkdownOptions()))
+        #expect(Markdown.mayHoldNotices("See www.mta.info.", options: MarkdownOptions()))
+    }
+
+    /// A whole build: each file's first notice of each kind at file:line:column (counting the
+    /// front matter), with what to write instead; the build succeeds, and says so every time.
+    @Test func aBuildWarnsAtTheFileLineAndColumnAndStillBuilds() throws {
+        let site = try TestSite.defaultSite()
+        try site.write(
+            "content/stations/03-union-square.md",
+            "---\ntitle: Union Square\n---\n## Lines\n\n| Line | To |\n|---|---|\n| L | Canarsie |\n\nWas ~~closed~~.[^1]\n\n[^1]: note\n")
+        try site.write("content/checklists/pack.md", "---\ntitle: Pack\n---\n- [ ] Water\n- [ ] Hat\n")
+        for _ in 0..<2 {
+            // The footnote's reference stays the text it was written as: no link to 'note' to break.
+            let report = try site.build()
+            #expect(report.warnings.map { $0.description.replacingOccurrences(of: site.root + "/", with: "") } == [
+                "content/stations/03-union-square.md:6:1: warning: tables are not CommonMark: this one shows as a paragraph of text with its '|' and '---'\n  hint: write the rows as a list, or (with unsafe_html: true in index.md) as an HTML <table>",
+                "content/stations/03-union-square.md:10:5: warning: '~~strikethrough~~' is not CommonMark: the tildes show as they are\n  hint: write <del>…</del> with unsafe_html: true in index.md, or reword it",
+                "content/stations/03-union-square.md:10:16: warning: footnotes are not CommonMark: '[^…]: …' is read as a link definition, and each '[^…]' as a link to it (1 more in this file)\n  hint: write the note in the text, in parentheses, or link to a heading: [see below](#notes)",
+                "content/checklists/pack.md:4:3: warning: task-list items are not CommonMark: '[ ]' and '[x]' show as text, with no check box (1 more in this file)\n  hint: write the rows without '[ ]': every row of a checklist can be ticked already",
+            ])
+        }
+    }
+
+    @Test func aFootnoteReferenceIsNotALinkToItsNote() {
+        let rendered = Markdown.render("Old.[^1] See [^x].\n\n[^1]: note\n")
+        #expect(rendered.html == "<p>Old.[^1] See [^x].</p>\n")
+        #expect(rendered.links.isEmpty)
+        #expect(Markdown.render("[^a](x.html) [b](y.html)\n").links.map(\.destination) == ["x.html", "y.html"])
+    }
+
+    @Test func theFixtureSitesRawHTMLIsNamed() throws {
+        let site = try TestSite.fixture("tram")
+        let report = try site.build()
+        #expect(report.warnings.map { $0.description.replacingOccurrences(of: site.root + "/", with: "") } == [
+            "content/checklists/pick-a-seat.md:6:1: warning: raw HTML is omitted: unsafe_html is off\n  hint: write it in Markdown, or set unsafe_html: true in index.md if the HTML is yours and trusted"
+        ])
+    }
+}
