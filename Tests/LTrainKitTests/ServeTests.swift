@@ -86,12 +86,33 @@ import Testing
         #expect(ContentChange("stations/03-a.md") == .station)
         #expect(ContentChange("checklists/packing.md") == .checklist)
         #expect(ContentChange("assets/maps/a.png") == .asset)
+        #expect(ContentChange("static/CNAME") == .staticFile)
+        #expect(ContentChange("static/.nojekyll") == .staticFile, "hidden files are published from static/")
+        #expect(ContentChange("static/.well-known/security.txt") == .staticFile)
+        #expect(ContentChange("static/CNAME~") == .ignored)
         for ignored in ["stations/03-a.md.tmp", "stations/.03-a.md.swp", "stations/03-a.md~", "stations/#03-a.md#", "stations/4913", ".DS_Store", "checklists/.x.md"] {
             #expect(ContentChange(ignored) == .ignored, "\(ignored)")
         }
         for unknown in ["stations", "about.md", "stations/sub/03-a.md", "station/03-a.md"] {
             #expect(ContentChange(unknown) == .unknown, "\(unknown)")
         }
+    }
+
+    @Test func aStaticFileIsServedOnceSavedAndGoneOnceRemoved() throws {
+        let site = try TestSite.defaultSite()
+        let preview = session(site)
+        #expect(preview.rebuild().problems.isEmpty)
+        #expect(status(preview.answer(method: "GET", path: "/CNAME", ifNoneMatch: nil)) == 404)
+        try site.write("content/static/CNAME", "l.example.org\n")
+        #expect(preview.rebuild(changed: [site.content + "/static/CNAME"]).problems.isEmpty)
+        guard case .file(200, let bytes, _, _) = preview.answer(method: "GET", path: "/CNAME", ifNoneMatch: nil) else {
+            Issue.record("the new static file is not served")
+            return
+        }
+        #expect(bytes == Array("l.example.org\n".utf8))
+        try site.remove("content/static/CNAME")
+        #expect(preview.rebuild(changed: [site.content + "/static/CNAME"]).problems.isEmpty)
+        #expect(status(preview.answer(method: "GET", path: "/CNAME", ifNoneMatch: nil)) == 404)
     }
 
     @Test func bodyOnlyEditsStillCatchBrokenLinksAndFragments() throws {

@@ -56,10 +56,10 @@ import Testing
         let site = try TestSite.defaultSite()
         try SiteBuild.run(options(site))
         // A file no page uses still changes the snapshot: nothing is ignored on trust.
-        try site.write("content/notes.txt", "to do")
+        try site.write("content/.notes", "to do")
         let added = try SiteBuild.run(options(site))
         #expect(!added.sourcesUnchanged && added.written == 0)
-        try site.remove("content/notes.txt")
+        try site.remove("content/.notes")
         try SiteBuild.run(options(site))
         try rewrite(site, "templates/style.css", "body { color: red }\n")
         let styled = try SiteBuild.run(options(site))
@@ -110,7 +110,7 @@ import Testing
         // Such a build records no snapshot, and a rebuild that finds nothing to write records
         // none either (it writes nothing, not even the manifest): the next real change does.
         #expect(!(try SiteBuild.run(options(site))).sourcesUnchanged)
-        try site.write("content/notes.txt", "to do")
+        try site.write("content/.notes", "to do")
         #expect(!(try SiteBuild.run(options(site))).sourcesUnchanged)
         #expect(!(try SiteBuild.run(options(site))).sourcesUnchanged)
         try site.write("content/stations/04-third-avenue.md", "---\ntitle: Third Avenue\n---\nShorter.\n")

@@ -74,8 +74,9 @@ public struct PreparedSite: Sendable {
     public var staticFiles: [AssetFile]
     public var warnings: [Diagnostic]
 
-    /// Every file that is not a page: template static files and content assets.
-    public var copiedFiles: [AssetFile] { staticFiles + site.assets }
+    /// Every file that is not a page: template static files, content assets, and the content's
+    /// static files for the site's root.
+    public var copiedFiles: [AssetFile] { staticFiles + site.assets + site.rootFiles }
 
     /// Load → Model → Route, and the templates parsed and checked. Collects every problem.
     /// `whenLoaded` runs once everything is read, before the serial steps that follow.

@@ -40,6 +40,8 @@ public struct LoadedContent: Sendable {
     public var stations: [ContentFile] = []
     public var checklists: [ContentFile] = []
     public var assets: [AssetFile] = []
+    /// `static/**`, copied as they are to the output's root (`CNAME`, `.nojekyll`, `.well-known/…`).
+    public var staticFiles: [AssetFile] = []
 }
 
 /// Everything read from `templates/`: Mustache sources by name, and static files (CSS, JS, images).
@@ -60,13 +62,17 @@ public enum ContentChange: Equatable, Sendable {
     case station
     case checklist
     case asset
+    case staticFile
     /// Anything else (a folder itself, a file beside `index.md`): read the whole folder again.
     case unknown
 
     public init(_ relative: String) {
         let parts = relative.split(separator: "/")
         let name = parts.last.map(String.init) ?? ""
-        if parts.contains(where: { $0.hasPrefix(".") }) || name.hasSuffix("~") {
+        if parts.first == "static" && parts.count > 1 && !ContentLoader.isEditorLeftover(name) {
+            // Hidden files are files to publish here (`.nojekyll`, `.well-known/`).
+            self = .staticFile
+        } else if parts.contains(where: { $0.hasPrefix(".") }) || name.hasSuffix("~") {
             self = .ignored
         } else if relative == "index.md" {
             self = .index
@@ -99,8 +105,45 @@ public enum ContentLoader {
         content.stations = markdownFiles(in: "stations", root: root, display: directory, log: &log)
         content.checklists = markdownFiles(in: "checklists", root: root, display: directory, log: &log)
         content.assets = assets(root: root, display: directory, log: &log)
+        content.staticFiles = staticFiles(root: root, display: directory, log: &log)
         checkOneRolePerFile(content, log: &log)
+        reportUnreadEntries(root: root, display: directory, log: &log)
         return content
+    }
+
+    /// What the content folder holds at its top level that ltrain reads.
+    static let contentEntries = ["index.md", "stations", "checklists", "assets", "static"]
+    static let contentEntriesText = "index.md, stations/, checklists/, assets/ and static/"
+
+    /// An editor's temporary or backup file (`x.md~`, `.x.md.swp`, `#x.md#`, `.DS_Store`): never
+    /// content, never published, never warned about.
+    static func isEditorLeftover(_ name: String) -> Bool {
+        name.hasSuffix("~") || name.hasSuffix(".swp") || name.hasSuffix(".swx") || name.hasSuffix(".tmp")
+            || (name.hasPrefix("#") && name.hasSuffix("#")) || name == ".DS_Store" || name == "Thumbs.db"
+    }
+
+    /// Warns about every file or folder at the top of the content folder that no rule reads (a
+    /// page the author wrote that would silently not be built), with the nearest name ltrain reads.
+    private static func reportUnreadEntries(root: String, display: String, log: inout DiagnosticLog) {
+        guard let entries = try? FileSystem.typedEntries(of: root) else { return }
+        for entry in entries
+        where !entry.name.hasPrefix(".") && !isEditorLeftover(entry.name) && !contentEntries.contains(entry.name)
+            && entry.kind != .invalidName
+        {
+            let path = joinPath(display, entry.name)
+            let isFolder = FileSystem.kind(of: joinPath(root, entry.name), followingLinks: true) == .directory
+            let suggestion = NearestName.suggestion(for: entry.name, among: contentEntries)
+            let meant = suggestion.map { " (did you mean '\($0)'?)" } ?? ""
+            let hint: String
+            if isFolder {
+                hint = "ltrain reads \(contentEntriesText) in \(display)/; rename or move the folder"
+            } else if entry.name.hasSuffix(".md") {
+                hint = "ltrain reads \(contentEntriesText) in \(display)/: a station goes in stations/ as NN-name.md, a checklist in checklists/"
+            } else {
+                hint = "ltrain reads \(contentEntriesText) in \(display)/: files linked from pages go in assets/, files for the site's root in static/"
+            }
+            log.report(.warning("\(isFolder ? "folder" : "file") is not read by any rule\(meant)", path: path, hint: hint))
+        }
     }
 
     /// `index.md`: a regular file, or a symbolic link to one inside the content folder.
@@ -227,6 +270,7 @@ public enum ContentLoader {
         guard let root = FileSystem.realPath(directory) else { return false }
         let prefix = directory.hasSuffix("/") ? directory : directory + "/"
         var assetsChanged = false
+        var staticChanged = false
         for path in changed.sorted() {
             guard path.hasPrefix(prefix) else { return false }
             let relative = String(path.dropFirst(prefix.count))
@@ -234,10 +278,15 @@ public enum ContentLoader {
             switch ContentChange(relative) {
             case .ignored:
                 // Unless it is a new folder where only files are read: that needs everything read again.
-                if FileSystem.kind(of: path) == .directory && !relative.hasPrefix("assets/") { return false }
+                if FileSystem.kind(of: path) == .directory && !relative.hasPrefix("assets/") && !relative.hasPrefix("static/") {
+                    return false
+                }
                 continue
             case .asset:
                 assetsChanged = true
+                continue
+            case .staticFile:
+                staticChanged = true
                 continue
             case .index:
                 content.index = readIndex(root: root, display: directory, log: &log)
@@ -266,11 +315,30 @@ public enum ContentLoader {
         if assetsChanged {
             content.assets = assets(root: root, display: directory, log: &log)
         }
+        if staticChanged {
+            content.staticFiles = staticFiles(root: root, display: directory, log: &log)
+        }
         checkOneRolePerFile(content, log: &log)
         return true
     }
 
     // MARK: Folders
+
+    /// Every file of `static/` (hidden ones too, editors' leftovers not), copied to the output's root.
+    private static func staticFiles(root: String, display: String, log: inout DiagnosticLog) -> [AssetFile] {
+        files(under: "static", root: root, display: display, includingHidden: true, log: &log).compactMap { file in
+            let outputPath = String(file.relative.dropFirst("static/".count))
+            let displayPath = joinPath(display, file.relative)
+            guard outputPath.split(separator: "/").first != ".ltrain-manifest" else {
+                log.report(
+                    .error(
+                        "a static file cannot be named .ltrain-manifest", path: displayPath,
+                        hint: "that name is ltrain's record of what it wrote; remove the file"))
+                return nil
+            }
+            return AssetFile(outputPath: outputPath, sourcePath: file.source, displayPath: displayPath)
+        }
+    }
 
     /// Every file of `assets/`, copied to the same path in the output.
     private static func assets(root: String, display: String, log: inout DiagnosticLog) -> [AssetFile] {
@@ -304,7 +372,7 @@ public enum ContentLoader {
     /// Every regular file below `folder` (recursively), sorted by path; hidden files are skipped.
     /// A symbolic link is followed only when it stays inside the root folder.
     private static func files(
-        under folder: String, root: String, display: String, log: inout DiagnosticLog
+        under folder: String, root: String, display: String, includingHidden: Bool = false, log: inout DiagnosticLog
     ) -> [(relative: String, source: String)] {
         var found: [(String, String)] = []
         func walk(_ relative: String) {
@@ -316,7 +384,8 @@ public enum ContentLoader {
                 log.report(.error(error.message, path: joinPath(display, relative)))
                 return
             }
-            for entry in entries where !entry.name.hasPrefix(".") {
+            for entry in entries
+            where includingHidden ? !isEditorLeftover(entry.name) && entry.name != ".git" : !entry.name.hasPrefix(".") {
                 let childRelative = relative.isEmpty ? entry.name : joinPath(relative, entry.name)
                 let childAbsolute = joinPath(root, childRelative)
                 let childDisplay = joinPath(display, childRelative)

@@ -93,5 +93,7 @@ public struct Site: Sendable, Equatable {
     public var line: Line
     public var checklists: [Checklist]
     public var assets: [AssetFile]
+    /// `content/static/**`: copied as they are to the output's root.
+    public var rootFiles: [AssetFile] = []
     public var markdownOptions: MarkdownOptions
 }

@@ -80,7 +80,7 @@ public enum SiteBuilder {
         guard !log.hasErrors else { return nil }
         return Site(
             title: title, labels: labels, language: language, baseURL: baseURL, index: IndexPage(body: indexBody), line: Line(stations: stations),
-            checklists: checklists, assets: content.assets, markdownOptions: options)
+            checklists: checklists, assets: content.assets, rootFiles: content.staticFiles, markdownOptions: options)
     }
 
     // MARK: Markdown that is not CommonMark

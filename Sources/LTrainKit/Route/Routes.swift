@@ -13,7 +13,8 @@ public enum Page: Hashable, Sendable {
 /// under any sub-path of a host.
 public struct Routes: Sendable {
     public private(set) var pagePaths: [Page: String] = [:]
-    /// Output path of every file that is not a page (template static files and content assets).
+    /// Output path of every file that is not a page (template static files, content assets and
+    /// the content's static files).
     public private(set) var filePaths: Set<String> = []
     /// Content path (`stations/03-union-square.md`, `assets/map.png`) → output path.
     private var contentTargets: [String: String] = [:]
@@ -96,6 +97,9 @@ public struct Routes: Sendable {
             filePaths.insert(path)
         }
         for file in staticFiles where claim(file.outputPath, by: file.displayPath) {
+            filePaths.insert(file.outputPath)
+        }
+        for file in site.rootFiles where claim(file.outputPath, by: file.displayPath) {
             filePaths.insert(file.outputPath)
         }
         for asset in site.assets where claim(asset.outputPath, by: asset.displayPath) {
