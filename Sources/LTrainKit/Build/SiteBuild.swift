@@ -105,6 +105,11 @@ public struct PreparedSite: Sendable {
         clock.lap("model and templates")
         try log.throwIfErrors()
         guard let site, let library, let loadedTemplates else { throw BuildFailure(log.diagnostics) }
+        for warning in TemplateNames.check(
+            library, pageTemplates: PageRenderer.pageTemplates + ["404"], paths: loadedTemplates.displayPaths)
+        {
+            log.report(warning)
+        }
         let routes = Routes(
             site: site, staticFiles: loadedTemplates.staticFiles, hasNotFoundPage: library.contains("404"), log: &log)
         clock.lap("route")

@@ -354,7 +354,7 @@ public struct PageRenderer: Sendable {
 
     /// The page's Mustache context, made from its inputs alone: its own values, the values its
     /// folder shares, and its Markdown rendered to HTML.
-    private func context(from inputs: PageInputs, sourceLinks: inout [SourceLink]) -> MustacheObject {
+    func context(from inputs: PageInputs, sourceLinks: inout [SourceLink]) -> MustacheObject {
         var context = inputs.values
         let folder = Routes.folder(of: inputs.outputPath)
         let shared = folderValues[folder] ?? Self.folderValues(folder, site: site, routes: routes, fileKeys: fileKeys)

@@ -56,6 +56,9 @@ public struct MustacheLibrary: Sendable {
 
     public func contains(_ name: String) -> Bool { templates[name] != nil }
 
+    /// A template's parsed nodes, for checks that walk it (see `TemplateNames`).
+    func nodes(of name: String) -> [MustacheNode]? { templates[name] }
+
     /// Every fixed partial or parent name a template refers to, with where it is written.
     public func references(in name: String) -> [(name: String, location: SourceLocation)] {
         references(in: name, insideSections: true)

@@ -5,9 +5,12 @@ struct MustacheName: Sendable, Equatable {
     let parts: [String]
     /// Each part's `MustacheObject.fingerprint`, worked out once here rather than at every lookup.
     let fingerprints: [UInt64]
+    /// Where its tag is written, for warnings about names no page has.
+    let location: SourceLocation
 
-    init(_ text: String) {
+    init(_ text: String, at location: SourceLocation = SourceLocation(line: 0, column: 0)) {
         self.text = text
+        self.location = location
         self.parts = text == "." ? [] : text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         self.fingerprints = parts.map(MustacheObject.fingerprint(of:))
     }

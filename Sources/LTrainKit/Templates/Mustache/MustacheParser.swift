@@ -306,7 +306,7 @@ struct MustacheParser {
                 if kind != .comment && kind != .delimiters { flushText() }
                 switch kind {
                 case .variable(let isEscaped):
-                    append(.variable(MustacheName(content), isEscaped: isEscaped))
+                    append(.variable(MustacheName(content, at: token.location), isEscaped: isEscaped))
                 case .comment, .delimiters:
                     break
                 case .partial:
@@ -368,7 +368,8 @@ struct MustacheParser {
                 reference(section.name, at: section.token.location), blocks: blocks,
                 indentation: section.token.indentation, isStandalone: section.token.isStandalone)
         default:
-            return .section(MustacheName(section.name), section.nodes, isInverted: kind == .invertedOpen)
+            return .section(
+                MustacheName(section.name, at: section.token.location), section.nodes, isInverted: kind == .invertedOpen)
         }
     }
 

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+
+@testable import LTrainKit
+
+/// A name no page ever has is a warning at its tag, with the nearest name that is there.
+@Suite struct TemplateNamesTests {
+    func warnings(_ sources: [String: String]) throws -> [String] {
+        let library = try MustacheLibrary(sources: sources)
+        return TemplateNames.check(library, pageTemplates: PageRenderer.pageTemplates + ["404"], paths: [:])
+            .map(\.description)
+    }
+
+    @Test func theDefaultTemplatesUseOnlyNamesPagesHave() throws {
+        for site in [try TestSite.defaultSite(), try TestSite.fixture("tram"), try TestSite.fixture("passeio")] {
+            let report = try site.build()
+            #expect(!report.warnings.contains { $0.message.contains("no page has a value named") })
+        }
+    }
+
+    @Test func aMisspeltNameIsFoundAtItsTagWithTheNearestName() throws {
+        let site = try TestSite.defaultSite()
+        let station = try String(contentsOfFile: site.templates + "/station.mustache", encoding: .utf8)
+        try site.write("templates/station.mustache", station.replacingOccurrences(of: "<h1>{{title}}</h1>", with: "<h1>{{titel}}</h1>"))
+        let report = try site.build()
+        let lines = station.components(separatedBy: "\n")
+        let line = try #require(lines.firstIndex { $0.contains("<h1>{{title}}</h1>") })
+        #expect(report.warnings.map { $0.description.replacingOccurrences(of: site.root + "/", with: "") } == [
+            "templates/station.mustache:\(line + 1):5: warning: no page has a value named 'titel'; it renders as nothing (did you mean 'title'?)\n  hint: the names each page kind has are listed in the README (Templates)"
+        ])
+    }
+
+    @Test func namesResolveThroughSectionsPartialsAndLayouts() throws {
+        let layout = "<title>{{document_title}}</title>{{$content}}{{/content}}{{site.labels.done}}{{site.labels.dne}}"
+        let found = try warnings([
+            "layout": layout,
+            // A list's items have their own names; outer names stay visible inside.
+            "index": "{{<layout}}{{$content}}{{#stations}}{{title}} {{href}} {{position}} {{site.title}} {{hreff}}{{/stations}}{{/content}}{{/layout}}",
+            // An object's names inside its section; an inverted section pushes nothing.
+            "station": "{{<layout}}{{$content}}{{#next}}{{label}}{{/next}}{{^previous}}{{label}}{{/previous}}{{>row}}{{/content}}{{/layout}}",
+            // A partial shared by two page kinds: a name one of them has is fine.
+            "row": "{{info_href}}{{back.href}}{{nowhere}}",
+            "info": "{{<layout}}{{$content}}{{done_href}}{{#body}}{{.}}{{/body}}{{>row}}{{/content}}{{/layout}}",
+            "checklist": "{{<layout}}{{$content}}{{#rows}}{{label}}{{lable}}{{/rows}}{{>row}}{{/content}}{{/layout}}",
+        ])
+        #expect(found == [
+            "checklist:1:42: warning: no page has a value named 'lable'; it renders as nothing (did you mean 'label'?)\n  hint: the names each page kind has are listed in the README (Templates)",
+            "index:1:84: warning: no page has a value named 'hreff'; it renders as nothing (did you mean 'href'?)\n  hint: the names each page kind has are listed in the README (Templates)",
+            "layout:1:78: warning: no page has a value named 'site.labels.dne'; it renders as nothing (did you mean 'done'?)\n  hint: the names each page kind has are listed in the README (Templates)",
+            "row:1:27: warning: no page has a value named 'nowhere'; it renders as nothing\n  hint: the names each page kind has are listed in the README (Templates)",
+            "station:1:64: warning: no page has a value named 'label'; it renders as nothing\n  hint: the names each page kind has are listed in the README (Templates)",
+        ].map { $0.replacingOccurrences(of: "checklist:", with: "checklist.mustache:").replacingOccurrences(of: "index:", with: "index.mustache:").replacingOccurrences(of: "layout:", with: "layout.mustache:").replacingOccurrences(of: "row:", with: "row.mustache:").replacingOccurrences(of: "station:", with: "station.mustache:") })
+    }
+
+    /// The schema is the one list of names each page kind has: every page's actual context must
+    /// fit it, so a value added to a context and not to the schema fails here.
+    @Test func everyPagesContextFitsItsSchema() throws {
+        for site in [try TestSite.defaultSite(), try TestSite.fixture("tram"), try TestSite.fixture("passeio")] {
+            let renderer = try PreparedSite.prepare(content: site.content, templates: site.templates).renderer
+            for page in renderer.pages {
+                let inputs = renderer.inputs(for: page, at: renderer.routes.path(of: page))
+                var links: [SourceLink] = []
+                let values = renderer.context(from: inputs, sourceLinks: &links)
+                let schema = try #require(TemplateNames.schema(of: inputs.template))
+                #expect(schema.admits(TemplateNames.Shape(of: .object(values))) == [], "\(page)")
+            }
+        }
+    }
+}
