@@ -76,6 +76,8 @@ import Testing
                 outputDirectory: site.root + "/line/_site"))
         #expect(report.stationCount == 2)
         #expect(report.checklistCount == 2)
+        #expect(report.warnings.isEmpty)
+        #expect(try site.page("stations/first-stop.html", in: site.root + "/line/_site").contains(">Next Stop</a>"))
         #expect(throws: BuildFailure.self) { try Scaffold.initSite(at: site.root + "/line") }
     }
 

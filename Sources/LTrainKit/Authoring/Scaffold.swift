@@ -160,7 +160,7 @@ public enum Scaffold {
         }
         let content = joinPath(directory, "content")
         try write(
-            "---\ntitle: My Line\nnext_label: Next Stop\n---\nA line of stops from west to east. Edit `content/index.md` to change this text.\n",
+            "---\ntitle: My Line\nlabels:\n  next: Next Stop\n---\nA line of stops from west to east. Edit `content/index.md` to change this text.\n",
             to: joinPath(content, "index.md"))
         try write(
             "---\ntitle: First Stop\nsummary: Where the line begins.\n---\n## Where it is\n\nDescribe the first stop here. Link to [the next one](02-second-stop.md).\n",
