@@ -1,9 +1,93 @@
 // Progressive enhancement only: every page works without this file.
 // Station pages: ← and → go west and east. Info pages: Escape acts as Done.
+// Motion with meaning (cross-document View Transitions): going east pushes, going west pops,
+// More Information presents the info sheet, Done dismisses it; the type is chosen from how the
+// new page relates to the one left, so the browser's own Back animates the right way too.
+// Back and Done go back in history when the page they lead to is the previous entry, so the
+// phone's Back button never walks the wrong way.
 // A back button whose title does not fit says "Back" (the site's label), as iOS does.
 // Checklists remember their ticked rows in localStorage, per site and checklist.
 (function () {
   "use strict";
+  function withoutHash(url) {
+    var at = String(url).indexOf("#");
+    return at < 0 ? String(url) : String(url).slice(0, at);
+  }
+  function sameURL(a, b) {
+    return !!a && !!b && withoutHash(a) === withoutHash(b);
+  }
+  function linkTo(selector, url) {
+    var links = document.querySelectorAll(selector);
+    for (var i = 0; i < links.length; i++) if (sameURL(links[i].href, url)) return true;
+    return false;
+  }
+  // What the move from the page at `from` to this page means.
+  function transitionType(from) {
+    var page = document.body ? document.body.getAttribute("data-page") : "";
+    if (page === "station") {
+      if (linkTo("a.more-info", from)) return "dismiss";
+      if (linkTo("a[rel=prev]", from)) return "push";
+      if (linkTo("a[rel=next]", from)) return "pop";
+      if (linkTo("a.bar-home", from)) return "push";
+      return "push";
+    }
+    if (page === "info") return linkTo("a.done", from) ? "present" : "";
+    if (page === "checklist") return linkTo("a.back", from) ? "push" : "";
+    if (page === "index") return linkTo("main a", from) ? "pop" : "";
+    return "";
+  }
+  // Instant pages: the neighbours and the info page this page names with <link rel=prefetch>
+  // become speculation rules where the browser has them (the links alone elsewhere). Prefetch,
+  // not prerender: a prerendered page is revealed without its View Transition.
+  function declareSpeculationRules() {
+    if (!window.HTMLScriptElement || !HTMLScriptElement.supports || !HTMLScriptElement.supports("speculationrules")) return;
+    var links = document.querySelectorAll("link[rel=prefetch]");
+    if (!links.length) return;
+    var urls = [];
+    for (var i = 0; i < links.length; i++) urls.push(links[i].getAttribute("href"));
+    var rules = document.createElement("script");
+    rules.type = "speculationrules";
+    rules.textContent = JSON.stringify({ prefetch: [{ source: "list", eagerness: "moderate", urls: urls }] });
+    document.head.appendChild(rules);
+  }
+  window.addEventListener("pagereveal", function (event) {
+    var root = document.documentElement;
+    if (!event.viewTransition) {
+      root.setAttribute("data-transition", "none");
+      return;
+    }
+    var activation = window.navigation && window.navigation.activation;
+    var from = activation && activation.from ? activation.from.url : document.referrer;
+    var type = from ? transitionType(from) : "";
+    if (type && event.viewTransition.types) event.viewTransition.types.add(type);
+    root.setAttribute("data-transition", type || "fade");
+  });
+  // The previous history entry, when the browser can tell (the Navigation API), else a guess
+  // from the referrer.
+  function previousURL() {
+    var navigation = window.navigation;
+    if (navigation && navigation.currentEntry && typeof navigation.entries === "function") {
+      var index = navigation.currentEntry.index;
+      var entries = navigation.entries();
+      return index > 0 && entries[index - 1] ? entries[index - 1].url : "";
+    }
+    return window.history.length > 1 ? document.referrer : "";
+  }
+  // Follows a back-like link (Back, Done): back in history when it leads to the previous entry.
+  function follow(link) {
+    if (link.hasAttribute("data-back") && sameURL(previousURL(), link.href)) {
+      window.history.back();
+    } else {
+      window.location.href = link.href;
+    }
+  }
+  document.addEventListener("click", function (event) {
+    if (event.defaultPrevented || event.button !== 0 || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    var link = event.target && event.target.closest ? event.target.closest("a[data-back]") : null;
+    if (!link || !sameURL(previousURL(), link.href)) return;
+    event.preventDefault();
+    window.history.back();
+  });
   function rememberChecklists() {
     var lists = document.querySelectorAll("fieldset[data-checklist]");
     for (var i = 0; i < lists.length; i++) remember(lists[i]);
@@ -41,6 +125,7 @@
     }
   }
   function ready() {
+    declareSpeculationRules();
     fitBackLabels();
     rememberChecklists();
   }
@@ -62,7 +147,7 @@
     if (page === "info" && event.key === "Escape") link = document.querySelector("a.done");
     if (link) {
       event.preventDefault();
-      window.location.href = link.href;
+      follow(link);
     }
   });
 })();

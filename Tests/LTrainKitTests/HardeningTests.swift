@@ -322,7 +322,7 @@ import Testing
         let site = try TestSite.defaultSite()
         let station = try String(contentsOfFile: site.templates + "/station.mustache", encoding: .utf8)
         var lines = station.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let line = try #require(lines.firstIndex { $0.contains("{{info_href}}") })
+        let line = try #require(lines.firstIndex { $0.contains("more-info") && $0.contains("{{info_href}}") })
         lines[line] = lines[line].replacingOccurrences(of: "{{info_href}}", with: "{{info_href}")
         try site.write("templates/station.mustache", lines.joined(separator: "\n"))
         let column = lines[line].distance(from: lines[line].startIndex, to: lines[line].range(of: "{{info_href}")!.lowerBound) + 1

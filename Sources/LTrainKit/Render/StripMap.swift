@@ -5,6 +5,8 @@ struct StripMap {
     static let margin = 22
     static let lineY = 28
     static let labelY = 52
+    /// Characters of a stop's label at most.
+    static let longestLabel = 40
 
     let value: MustacheValue
 
@@ -12,14 +14,19 @@ struct StripMap {
         let stations = site.line.stations
         let lastStop = Self.margin + max(0, stations.count - 1) * Self.spacing
         let longest = stations.map(\.title.count).max() ?? 0
-        // Labels are drawn at 40° from each stop: about 6.5 px a character, cos 40° ≈ 0.77, sin 40° ≈ 0.64.
-        let labelLength = Double(min(longest, 40)) * 6.5
+        // Labels are drawn at 40° from each stop: at most 7.5 px a character of the 13 px system
+        // font (6.5 cut "Bedford Avenue" off by 5 px in Chromium), cos 40° ≈ 0.77, sin 40° ≈ 0.64.
+        let labelLength = Double(min(longest, Self.longestLabel)) * 7.5
         let width = lastStop + Int(labelLength * 0.77) + 12
         let height = Self.labelY + Int(labelLength * 0.64) + 16
         let stops: [MustacheValue] = stations.enumerated().map { position, station in
             let x = Self.margin + position * Self.spacing
+            // A label longer than the map leaves room for is shortened, never cut off mid-letter.
+            let label =
+                station.title.count > Self.longestLabel ? String(station.title.prefix(Self.longestLabel - 1)) + "…" : station.title
             return [
                 "x": .int(x), "y": .int(Self.lineY), "label_y": .int(Self.labelY), "title": .string(station.title),
+                "label": .string(label),
                 "href": .string(routes.link(from: page, to: .station(slug: station.slug))),
                 "position": .int(position + 1), "is_terminal": .bool(position == 0 || position == stations.count - 1),
             ]

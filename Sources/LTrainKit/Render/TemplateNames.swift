@@ -89,7 +89,7 @@ enum TemplateNames {
                     "line_end": .scalar, "has_stops": .scalar,
                     "stops": .list(
                         .object([
-                            "x": .scalar, "y": .scalar, "label_y": .scalar, "title": .scalar, "href": .scalar,
+                            "x": .scalar, "y": .scalar, "label_y": .scalar, "title": .scalar, "label": .scalar, "href": .scalar,
                             "position": .scalar, "is_terminal": .scalar,
                         ])),
                 ]),

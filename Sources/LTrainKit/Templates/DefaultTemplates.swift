@@ -40,7 +40,7 @@ enum DefaultTemplates {
 <header class="bar">
 <div class="bar-side bar-leading">
 {{#back}}
-<a class="bar-button back" href="{{href}}">{{>back-chevron}}<span class="back-label" data-short-label="{{site.labels.back}}">{{title}}</span></a>
+<a class="bar-button back" href="{{href}}" data-back>{{>back-chevron}}<span class="back-label" data-short-label="{{site.labels.back}}">{{title}}</span></a>
 {{/back}}
 </div>
 <div class="bar-title">
@@ -83,13 +83,13 @@ enum DefaultTemplates {
 </div>
 {{/body}}
 {{#map.has_stops}}
-<section class="group" aria-labelledby="map-heading">
+<section class="group strip-map-group" aria-labelledby="map-heading">
 <h2 class="group-header" id="map-heading">{{site.labels.map_heading}}</h2>
 <div class="strip-map">
 <svg class="strip" viewBox="0 0 {{map.width}} {{map.height}}" width="{{map.width}}" height="{{map.height}}" aria-labelledby="map-heading">
 <line class="strip-line" x1="{{map.line_start}}" y1="{{map.line_y}}" x2="{{map.line_end}}" y2="{{map.line_y}}"/>
 {{#map.stops}}
-<a href="{{href}}" class="strip-stop"><circle cx="{{x}}" cy="{{y}}" r="{{#is_terminal}}9{{/is_terminal}}{{^is_terminal}}7{{/is_terminal}}"/><text x="{{x}}" y="{{label_y}}" transform="rotate(40 {{x}} {{label_y}})">{{title}}</text></a>
+<a href="{{href}}" class="strip-stop"><circle cx="{{x}}" cy="{{y}}" r="{{#is_terminal}}9{{/is_terminal}}{{^is_terminal}}7{{/is_terminal}}"/><text x="{{x}}" y="{{label_y}}" transform="rotate(40 {{x}} {{label_y}})">{{label}}</text><title>{{title}}</title></a>
 {{/map.stops}}
 </svg>
 </div>
@@ -131,7 +131,7 @@ enum DefaultTemplates {
 <h1>{{title}}</h1>
 </div>
 <div class="bar-side bar-trailing">
-<a class="bar-button done" href="{{done_href}}">{{site.labels.done}}</a>
+<a class="bar-button done" href="{{done_href}}" data-back>{{site.labels.done}}</a>
 </div>
 </header>
 <main class="sheet-body prose">
@@ -157,7 +157,7 @@ enum DefaultTemplates {
 {{/canonical_url}}
 <link rel="stylesheet" href="{{files.style_css}}">
 {{$head}}{{/head}}
-<script src="{{files.ltrain_js}}" defer></script>
+<script src="{{files.ltrain_js}}"></script>
 </head>
 <body class="{{$kind}}page{{/kind}}-page" data-page="{{$kind}}page{{/kind}}">
 {{$content}}{{/content}}
@@ -165,13 +165,97 @@ enum DefaultTemplates {
 </html>
 
 """#,
-        "ltrain.js": #"""
+        "ltrain.js": ##"""
 // Progressive enhancement only: every page works without this file.
 // Station pages: ← and → go west and east. Info pages: Escape acts as Done.
+// Motion with meaning (cross-document View Transitions): going east pushes, going west pops,
+// More Information presents the info sheet, Done dismisses it; the type is chosen from how the
+// new page relates to the one left, so the browser's own Back animates the right way too.
+// Back and Done go back in history when the page they lead to is the previous entry, so the
+// phone's Back button never walks the wrong way.
 // A back button whose title does not fit says "Back" (the site's label), as iOS does.
 // Checklists remember their ticked rows in localStorage, per site and checklist.
 (function () {
   "use strict";
+  function withoutHash(url) {
+    var at = String(url).indexOf("#");
+    return at < 0 ? String(url) : String(url).slice(0, at);
+  }
+  function sameURL(a, b) {
+    return !!a && !!b && withoutHash(a) === withoutHash(b);
+  }
+  function linkTo(selector, url) {
+    var links = document.querySelectorAll(selector);
+    for (var i = 0; i < links.length; i++) if (sameURL(links[i].href, url)) return true;
+    return false;
+  }
+  // What the move from the page at `from` to this page means.
+  function transitionType(from) {
+    var page = document.body ? document.body.getAttribute("data-page") : "";
+    if (page === "station") {
+      if (linkTo("a.more-info", from)) return "dismiss";
+      if (linkTo("a[rel=prev]", from)) return "push";
+      if (linkTo("a[rel=next]", from)) return "pop";
+      if (linkTo("a.bar-home", from)) return "push";
+      return "push";
+    }
+    if (page === "info") return linkTo("a.done", from) ? "present" : "";
+    if (page === "checklist") return linkTo("a.back", from) ? "push" : "";
+    if (page === "index") return linkTo("main a", from) ? "pop" : "";
+    return "";
+  }
+  // Instant pages: the neighbours and the info page this page names with <link rel=prefetch>
+  // become speculation rules where the browser has them (the links alone elsewhere). Prefetch,
+  // not prerender: a prerendered page is revealed without its View Transition.
+  function declareSpeculationRules() {
+    if (!window.HTMLScriptElement || !HTMLScriptElement.supports || !HTMLScriptElement.supports("speculationrules")) return;
+    var links = document.querySelectorAll("link[rel=prefetch]");
+    if (!links.length) return;
+    var urls = [];
+    for (var i = 0; i < links.length; i++) urls.push(links[i].getAttribute("href"));
+    var rules = document.createElement("script");
+    rules.type = "speculationrules";
+    rules.textContent = JSON.stringify({ prefetch: [{ source: "list", eagerness: "moderate", urls: urls }] });
+    document.head.appendChild(rules);
+  }
+  window.addEventListener("pagereveal", function (event) {
+    var root = document.documentElement;
+    if (!event.viewTransition) {
+      root.setAttribute("data-transition", "none");
+      return;
+    }
+    var activation = window.navigation && window.navigation.activation;
+    var from = activation && activation.from ? activation.from.url : document.referrer;
+    var type = from ? transitionType(from) : "";
+    if (type && event.viewTransition.types) event.viewTransition.types.add(type);
+    root.setAttribute("data-transition", type || "fade");
+  });
+  // The previous history entry, when the browser can tell (the Navigation API), else a guess
+  // from the referrer.
+  function previousURL() {
+    var navigation = window.navigation;
+    if (navigation && navigation.currentEntry && typeof navigation.entries === "function") {
+      var index = navigation.currentEntry.index;
+      var entries = navigation.entries();
+      return index > 0 && entries[index - 1] ? entries[index - 1].url : "";
+    }
+    return window.history.length > 1 ? document.referrer : "";
+  }
+  // Follows a back-like link (Back, Done): back in history when it leads to the previous entry.
+  function follow(link) {
+    if (link.hasAttribute("data-back") && sameURL(previousURL(), link.href)) {
+      window.history.back();
+    } else {
+      window.location.href = link.href;
+    }
+  }
+  document.addEventListener("click", function (event) {
+    if (event.defaultPrevented || event.button !== 0 || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    var link = event.target && event.target.closest ? event.target.closest("a[data-back]") : null;
+    if (!link || !sameURL(previousURL(), link.href)) return;
+    event.preventDefault();
+    window.history.back();
+  });
   function rememberChecklists() {
     var lists = document.querySelectorAll("fieldset[data-checklist]");
     for (var i = 0; i < lists.length; i++) remember(lists[i]);
@@ -209,6 +293,7 @@ enum DefaultTemplates {
     }
   }
   function ready() {
+    declareSpeculationRules();
     fitBackLabels();
     rememberChecklists();
   }
@@ -230,12 +315,12 @@ enum DefaultTemplates {
     if (page === "info" && event.key === "Escape") link = document.querySelector("a.done");
     if (link) {
       event.preventDefault();
-      window.location.href = link.href;
+      follow(link);
     }
   });
 })();
 
-"""#,
+"""##,
         "station.mustache": #"""
 {{<layout}}
 {{$kind}}station{{/kind}}
@@ -246,13 +331,20 @@ enum DefaultTemplates {
 {{#next}}
 <link rel="next" href="{{href}}">
 {{/next}}
+{{#next}}
+<link rel="prefetch" href="{{href}}">
+{{/next}}
+{{#previous}}
+<link rel="prefetch" href="{{href}}">
+{{/previous}}
+<link rel="prefetch" href="{{info_href}}">
 {{/head}}
 {{$content}}
 <div class="app">
 <header class="bar">
 <div class="bar-side bar-leading">
 {{#previous}}
-<a class="bar-button back" rel="prev" href="{{href}}">{{>back-chevron}}<span class="back-label" data-short-label="{{site.labels.back}}">{{title}}</span></a>
+<a class="bar-button back" rel="prev" href="{{href}}" data-back>{{>back-chevron}}<span class="back-label" data-short-label="{{site.labels.back}}">{{title}}</span></a>
 {{/previous}}
 </div>
 <div class="bar-title">
@@ -443,8 +535,13 @@ a { color: var(--tint); }
 .view { flex: 1 1 auto; }
 
 .station-view {
+  /* Exactly the height the bar leaves (never more, so a page whose content fits never scrolls);
+     the rows above and below the button share it equally, so the button sits in its middle
+     unless what is above it needs more room. */
+  flex: 1 1 0;
+  min-height: 0;
   display: grid;
-  grid-template-rows: minmax(0, 1fr) auto minmax(0, 1fr);
+  grid-template-rows: minmax(min-content, 1fr) auto minmax(0, 1fr);
   justify-items: center;
   padding: 0 1.25rem;
 }
@@ -452,6 +549,12 @@ a { color: var(--tint); }
 .view-top { align-self: end; text-align: center; padding-bottom: 1.5rem; max-width: 32rem; }
 .summary { margin: 0 0 0.5rem; font-size: 1.25rem; }
 .position { margin: 0; color: var(--secondary-label); font-size: 0.9375rem; }
+
+/* A landscape phone: less room above the button, so it can stay centred. */
+@media (max-height: 26rem) {
+  .view-top { padding-bottom: 0.75rem; }
+  .summary { font-size: 1.0625rem; margin-bottom: 0.25rem; }
+}
 
 .button-primary {
   display: inline-flex;
@@ -495,18 +598,64 @@ a { color: var(--tint); }
 .sheet-bar { position: sticky; top: 0; border-radius: 12px 12px 0 0; }
 .info-page .prose pre { background: color-mix(in srgb, var(--sheet) 90%, var(--label)); }
 
+/* Motion with meaning, between pages (cross-document View Transitions; ltrain.js names the
+   type): push and pop move horizontally, east and west, like a navigation controller; present
+   and dismiss move the info sheet vertically. The bar's title cross-fades on its own. Asked for
+   reduced motion, there is no transition at all; without the API, plain navigation. */
 @media (prefers-reduced-motion: no-preference) {
-  .sheet { animation: sheet-up 0.38s cubic-bezier(0.2, 0.85, 0.25, 1) both; }
-  .info-page { animation: dim-in 0.3s ease-out both; }
+  @view-transition { navigation: auto; }
+
+  .bar-title { view-transition-name: bar-title; }
+  ::view-transition-group(bar-title) { animation-duration: 0.3s; }
+
+  ::view-transition-old(root), ::view-transition-new(root) {
+    animation-duration: 0.35s;
+    animation-timing-function: cubic-bezier(0.2, 0.85, 0.25, 1);
+  }
+  html:active-view-transition-type(push)::view-transition-old(root) { animation-name: slide-out-to-leading; }
+  html:active-view-transition-type(push)::view-transition-new(root) { animation-name: slide-in-from-trailing; }
+  html:active-view-transition-type(pop)::view-transition-old(root) { animation-name: slide-out-to-trailing; }
+  html:active-view-transition-type(pop)::view-transition-new(root) { animation-name: slide-in-from-leading; }
+  /* The sheet comes up over the station, which stays put; going away, it goes down. */
+  html:active-view-transition-type(present)::view-transition-old(root) { animation-name: stay; }
+  html:active-view-transition-type(present)::view-transition-new(root) { animation-name: sheet-in; }
+  html:active-view-transition-type(dismiss)::view-transition-old(root) { animation-name: sheet-out; z-index: 1; }
+  html:active-view-transition-type(dismiss)::view-transition-new(root) { animation-name: stay; }
+
+  @keyframes slide-in-from-trailing { from { transform: translateX(100%); } }
+  @keyframes slide-out-to-leading { to { transform: translateX(-30%); opacity: 0.6; } }
+  @keyframes slide-in-from-leading { from { transform: translateX(-30%); opacity: 0.6; } }
+  @keyframes slide-out-to-trailing { to { transform: translateX(100%); } }
+  @keyframes sheet-in { from { transform: translateY(100%); } }
+  @keyframes sheet-out { to { transform: translateY(100%); } }
+  @keyframes stay { from, to { transform: none; opacity: 1; } }
+
+  /* Opened directly (no transition from a station), the sheet still slides up over its dimmed backdrop. */
+  html:not([data-transition]) .sheet, html[data-transition="none"] .sheet {
+    animation: sheet-up 0.38s cubic-bezier(0.2, 0.85, 0.25, 1) both;
+  }
   @keyframes sheet-up { from { transform: translateY(100%); } to { transform: none; } }
-  @keyframes dim-in { from { background-color: transparent; } }
 }
 
-.prose { padding: 0.5rem 1.25rem 2rem; max-width: 40rem; margin: 0 auto; }
+/* Everything Markdown can produce, down to a 320 px screen without sideways scrolling: long
+   words and URLs wrap, code blocks and tables scroll inside themselves. */
+.prose { padding: 0.5rem 1.25rem 2rem; max-width: 40rem; margin: 0 auto; overflow-wrap: anywhere; }
 .prose h2, .prose h3 { line-height: 1.25; }
+/* A #fragment lands with its heading below the sticky bar, not under it. */
+.prose [id] { scroll-margin-top: calc(var(--bar-height) + 0.75rem); }
 .prose img { max-width: 100%; height: auto; }
-.prose pre { overflow-x: auto; padding: 0.75rem; background: var(--grouped-background); border-radius: 8px; }
+.prose pre { overflow-x: auto; padding: 0.75rem; background: var(--grouped-background); border-radius: 8px; overflow-wrap: normal; }
 .prose code { font-size: 0.9em; }
+.prose blockquote {
+  margin: 1rem 0;
+  padding: 0.25rem 0 0.25rem 1rem;
+  border-left: 4px solid var(--line-grey);
+  color: var(--secondary-label);
+}
+.prose table { display: block; max-width: 100%; overflow-x: auto; border-collapse: collapse; }
+.prose th, .prose td { padding: 0.375rem 0.75rem; border-bottom: 0.5px solid var(--separator); text-align: left; }
+.prose hr { border: 0; border-top: 0.5px solid var(--separator); margin: 1.5rem 0; }
+.prose ul, .prose ol { padding-left: 1.5rem; }
 
 /* Grouped (inset) tables: the index and checklists. */
 .grouped { padding: 0 1rem 2.5rem; }
@@ -573,6 +722,29 @@ fieldset.group > .group-rows { clear: both; }
 .row-text { flex: 1 1 auto; display: flex; flex-direction: column; min-width: 0; }
 .row-label { flex: 1 1 auto; overflow-wrap: anywhere; }
 .row-detail { font-size: 0.875rem; color: var(--secondary-label); }
+
+/* The list of stations is the line drawn vertically: its numbered stops joined by the L's grey. */
+.station-list > li { position: relative; }
+.station-list > li::after {
+  content: "";
+  position: absolute;
+  left: calc(1rem + 0.875rem - 2px);
+  top: 0;
+  bottom: 0;
+  width: 4px;
+  background: var(--line-grey);
+  pointer-events: none;
+}
+.station-list > li:first-child::after { top: 50%; }
+.station-list > li:last-child::after { bottom: 50%; }
+.station-list > li:only-child::after { display: none; }
+.station-list .row-number { position: relative; z-index: 1; }
+
+/* On a phone the strip map would be a mostly blank box that scrolls sideways: the list above is
+   the line there. */
+@media (max-width: 40rem) {
+  .strip-map-group { display: none; }
+}
 
 .row-number {
   flex: none;
