@@ -92,12 +92,14 @@ def test_back_and_done_go_back_in_history(moving, http_site):
     arrived(browser, "Eighth Avenue")
     click(browser, "a[rel=next]")
     arrived(browser, "Sixth Avenue")
+    browser.execute_script("window.stationMarker = 'kept'")
     click(browser, "a.more-info")
     arrived(browser, "Sixth Avenue")
     depth = browser.execute_script("return navigation.entries().length")
     click(browser, "a.done")
     arrived(browser, "Sixth Avenue")
     assert browser.execute_script("return navigation.currentEntry.index") == depth - 2, "Done went back"
+    assert browser.execute_script("return window.stationMarker") == "kept", "Done's target came from the back/forward cache"
     browser.back()
     assert arrived(browser, "Eighth Avenue") == "pop", "after Done, the phone's Back lands on the station before"
     browser.forward()

