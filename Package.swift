@@ -23,13 +23,18 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        .systemLibrary(
+            name: "CPNG",
+            pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]
+        ),
         // Thin C shim for Linux calls the Swift Glibc module does not expose (renameat2).
         .target(name: "CLTrainSystem"),
         // A per-thread bump allocator for libcmark's nodes and buffers (see markdown_arena.h).
         .target(name: "CMarkdownArena", dependencies: ["CCmark"]),
         .target(
             name: "LTrainKit",
-            dependencies: ["CCmark", "CMarkdownArena", "CYAML", "CMicroHTTPD", "CLTrainSystem"]
+            dependencies: ["CCmark", "CMarkdownArena", "CYAML", "CMicroHTTPD", "CPNG", "CLTrainSystem"]
         ),
         .executableTarget(
             name: "ltrain",

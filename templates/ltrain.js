@@ -5,6 +5,8 @@
 // new page relates to the one left, so the browser's own Back animates the right way too.
 // Back and Done go back in history when the page they lead to is the previous entry, so the
 // phone's Back button never walks the wrong way.
+// Offline: over http(s) the site's service worker keeps every page; after a redeploy, a notice
+// offers the new version, which never replaces the one being read without the reader's say.
 // A back button whose title does not fit says "Back" (the site's label), as iOS does.
 // Checklists remember their ticked rows in localStorage, per site and checklist.
 (function () {
@@ -124,7 +126,54 @@
       if (label.scrollWidth > label.clientWidth + 1) label.textContent = label.getAttribute("data-short-label");
     }
   }
+  // Registers the worker named on <html> (relative to the page, so any sub-path works), never in
+  // `ltrain serve`'s preview nor from file://, and offers a new version once one is installed.
+  function keepOffline() {
+    var root = document.documentElement;
+    var script = root.getAttribute("data-service-worker");
+    if (!script || window.ltrainPreview || !("serviceWorker" in navigator) || !/^https?:$/.test(window.location.protocol)) return;
+    var url = new URL(script, window.location.href);
+    var accepted = false;
+    navigator.serviceWorker.addEventListener("controllerchange", function () {
+      if (accepted) window.location.reload();
+    });
+    function offer(worker) {
+      if (document.querySelector(".update-notice")) return;
+      var notice = document.createElement("div");
+      notice.className = "update-notice";
+      notice.setAttribute("role", "status");
+      var text = document.createElement("span");
+      text.textContent = root.getAttribute("data-update-text") || "A new version of this guide is available.";
+      var button = document.createElement("button");
+      button.type = "button";
+      button.textContent = root.getAttribute("data-reload-text") || "Reload";
+      button.addEventListener("click", function () {
+        accepted = true;
+        button.disabled = true;
+        worker.postMessage("ltrain:skip-waiting");
+      });
+      notice.appendChild(text);
+      notice.appendChild(button);
+      document.body.appendChild(notice);
+    }
+    navigator.serviceWorker.register(url.href, { scope: new URL("./", url).href, updateViaCache: "none" }).then(function (registration) {
+      if (registration.waiting && navigator.serviceWorker.controller) offer(registration.waiting);
+      registration.addEventListener("updatefound", function () {
+        var worker = registration.installing;
+        if (!worker) return;
+        worker.addEventListener("statechange", function () {
+          if (worker.state === "installed" && navigator.serviceWorker.controller) offer(worker);
+        });
+      });
+      document.addEventListener("visibilitychange", function () {
+        if (document.visibilityState === "visible") registration.update().catch(function () {});
+      });
+    }).catch(function () {
+      // No worker (storage off, a private window): the site works online as before.
+    });
+  }
   function ready() {
+    keepOffline();
     declareSpeculationRules();
     fitBackLabels();
     rememberChecklists();

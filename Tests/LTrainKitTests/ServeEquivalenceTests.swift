@@ -25,7 +25,8 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: output) }
         try SiteBuild.run(site.options(output: output))
         var files: [String: [UInt8]] = [:]
-        for path in FileSystem.filesBelow(output) where path != Manifest.fileName {
+        // The offline list is the build's alone: the preview never registers the service worker.
+        for path in FileSystem.filesBelow(output) where path != Manifest.fileName && path != Routes.offlineListPath {
             files[path] = (try? FileSystem.read(joinPath(output, path), limit: 1 << 26)) ?? []
         }
         return files

@@ -92,7 +92,7 @@ import Testing
     func checkPageBasics(_ folder: String, language: String) throws {
         for (page, _) in TestSite.snapshot(folder) where page.hasSuffix(".html") {
             let html = try String(contentsOfFile: folder + "/" + page, encoding: .utf8)
-            #expect(html.hasPrefix("<!doctype html>\n<html lang=\"\(language)\">"), "\(page)")
+            #expect(html.hasPrefix("<!doctype html>\n<html lang=\"\(language)\""), "\(page)")
             #expect(html.contains("<meta charset=\"utf-8\">"))
             #expect(html.contains("<meta name=\"viewport\""))
             #expect(HTML.matches("<h1[ >]", in: html).count == 1, "\(page) has exactly one h1")
@@ -110,7 +110,9 @@ import Testing
 
         let files = Set(TestSite.snapshot(site.output).keys)
         let expected: Set<String> = Set(
-            ["index.html", "404.html", "style.css", "ltrain.js", "checklists/check-one.html", ".ltrain-manifest"]
+            ["index.html", "404.html", "style.css", "ltrain.js", "checklists/check-one.html", ".ltrain-manifest",
+             "sw.js", "offline-files.js", "manifest.webmanifest", "icons/icon-192.png", "icons/icon-512.png",
+             "icons/apple-touch-icon.png"]
                 + Self.lTrain.flatMap { ["stations/\($0.slug).html", "info/\($0.slug).html"] })
         #expect(files == expected, "the output holds exactly the site")
 

@@ -292,6 +292,7 @@ public enum SiteBuild {
 
         // Execute, then commit.
         let result = try render(prepared, into: output, jobs: options.jobs, progress: options.progress, clock: &clock)
+        if prepared.site.offline { try writeOfflineList(prepared, into: output) }
         output.record(siteURL: prepared.renderer.site.baseURL)
         // A build with warnings is never skipped on stamps alone: its warnings are shown every time.
         if let snapshot = finishedSnapshot(), snapshot.isSettled, prepared.warnings.isEmpty {
@@ -305,7 +306,7 @@ public enum SiteBuild {
         clock.lap("commit")
         if !options.releasesMemory { ProcessLifetime.keep(result.pageChecks) }
         return report(
-            counts, files: result.fileCount, rendered: result.rendered, summary: summary, warnings: prepared.warnings,
+            counts, files: result.fileCount + (prepared.site.offline ? 1 : 0), rendered: result.rendered, summary: summary, warnings: prepared.warnings,
             externalLinks: result.externalLinks)
     }
 
@@ -327,7 +328,10 @@ public enum SiteBuild {
     static func upToDate(_ prepared: PreparedSite, _ output: OutputFolder) -> OutputFolder.Summary? {
         let renderer = prepared.renderer
         let allPages = renderer.pages
-        let fileCount = allPages.count + prepared.copiedFiles.count + Routes.generatedFiles(for: prepared.site).count
+        let fileCount =
+            allPages.count + prepared.copiedFiles.count
+            + Routes.generatedFiles(for: prepared.site, themeFiles: prepared.staticFiles).count
+            + (prepared.site.offline ? 1 : 0)
         // A first build, or one that adds or removes a file, cannot be up to date: no need to hash every page.
         guard output.mayBeUpToDate(fileCount: fileCount) else { return nil }
         let pages = concurrentMap(allPages.count) { index in
@@ -344,9 +348,36 @@ public enum SiteBuild {
                 return nil
             }
         }
-        if let sitemap = renderer.sitemap() { files.append(("sitemap.xml", Array(sitemap.utf8))) }
-        if let robots = renderer.robots() { files.append(("robots.txt", Array(robots.utf8))) }
-        return output.isUpToDate(pages: pages, files: files) ? output.unchangedSummary : nil
+        var keyed = pages
+        for path in Routes.generatedFiles(for: prepared.site, themeFiles: prepared.staticFiles) {
+            if let key = AppIcon.key(for: path) {
+                keyed.append((path, key))
+                continue
+            }
+            guard let bytes = renderer.generatedFile(path) else { return nil }
+            files.append((path, bytes))
+        }
+        // The offline list is made from the other files' hashes: unchanged when they all are.
+        let derived = prepared.site.offline ? [Routes.offlineListPath] : []
+        return output.isUpToDate(pages: keyed, files: files, derived: derived) ? output.unchangedSummary : nil
+    }
+
+    /// Writes the offline list from the hashes of every file the build wrote or kept (see `OfflineSite`).
+    static func writeOfflineList(_ prepared: PreparedSite, into output: OutputFolder) throws(BuildFailure) {
+        let site = prepared.site
+        let paths =
+            prepared.renderer.pages.map { prepared.routes.path(of: $0) } + prepared.copiedFiles.map(\.outputPath)
+            + Routes.generatedFiles(for: site, themeFiles: prepared.staticFiles)
+        var files: [(path: String, hash: ContentHash)] = []
+        for path in paths where OfflineSite.isKeptOffline(path, site: site) {
+            guard let hash = output.contentHash(of: path) else { continue }
+            files.append((path, hash))
+        }
+        do throws(Diagnostic) {
+            try output.write(OfflineSite.list(files), to: Routes.offlineListPath)
+        } catch {
+            throw BuildFailure([error])
+        }
     }
 
     struct RenderResult {
@@ -366,7 +397,7 @@ public enum SiteBuild {
         let renderer = prepared.renderer
         let pages = renderer.pages
         let copied = prepared.copiedFiles
-        let generated = Routes.generatedFiles(for: prepared.site)
+        let generated = Routes.generatedFiles(for: prepared.site, themeFiles: prepared.staticFiles)
         let allPaths = pages.map { prepared.routes.path(of: $0) } + copied.map(\.outputPath) + generated
         try output.createFolders(for: allPaths)
 
@@ -434,8 +465,15 @@ public enum SiteBuild {
         clock.lap("render and write \(pages.count) pages")
         var log = problems.withLock { $0 }
         do throws(Diagnostic) {
-            if let sitemap = renderer.sitemap() { try output.write(sitemap, to: "sitemap.xml") }
-            if let robots = renderer.robots() { try output.write(robots, to: "robots.txt") }
+            for path in generated {
+                let key = AppIcon.key(for: path)
+                // An icon drawn from the same inputs last time is kept as it is.
+                if let key, output.reuse(path, key: key) != nil { continue }
+                guard let bytes = renderer.generatedFile(path) else {
+                    throw Diagnostic.error("could not make \(path)", hint: "this is a bug in ltrain; please report it")
+                }
+                try output.write(bytes, to: path, key: key, ids: [], links: [])
+            }
         } catch {
             log.report(error)
         }

@@ -22,6 +22,8 @@ public struct Labels: Sendable, Equatable {
         ("not_found", "This stop is not on the line.", "the 404 page's text"),
         ("whole_line", "See the whole line", "the 404 page's link to the index"),
         ("start_at", "or start at", "the 404 page's words before the first station"),
+        ("update_available", "A new version of this guide is available.", "the notice after a redeploy (offline sites)"),
+        ("reload", "Reload", "the notice's button that shows the new version"),
     ]
 
     /// The placeholders `position` may hold.

@@ -96,4 +96,7 @@ public struct Site: Sendable, Equatable {
     /// `content/static/**`: copied as they are to the output's root.
     public var rootFiles: [AssetFile] = []
     public var markdownOptions: MarkdownOptions
+    /// Whether the built site works offline once visited (a web app manifest, icons and a
+    /// service worker); `offline: false` in index.md turns it off.
+    public var offline: Bool = true
 }

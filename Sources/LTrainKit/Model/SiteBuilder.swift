@@ -3,7 +3,7 @@ import Foundation
 /// The Model stage: gives the loaded files their meaning (the site, its line of stations, its
 /// checklists) and checks everything an author can get wrong about them. A function of values only.
 public enum SiteBuilder {
-    static let indexKeys: Set<String> = ["title", "next_label", "labels", "language", "unsafe_html", "base_url"]
+    static let indexKeys: Set<String> = ["title", "next_label", "labels", "language", "unsafe_html", "base_url", "offline"]
     static let stationKeys: Set<String> = ["title", "summary", "slug", "draft"]
     static let checklistKeys: Set<String> = ["title", "slug", "draft", "choose"]
 
@@ -35,6 +35,7 @@ public enum SiteBuilder {
         var baseURL: String?
         var title = ""
         var labels = Labels()
+        var offline = true
         var language = "en"
         var options = MarkdownOptions()
         var indexBody = MarkdownSource(text: "", displayPath: "index.md", contentPath: "index.md", lineOffset: 0)
@@ -45,6 +46,7 @@ public enum SiteBuilder {
             labels = buildLabels(fields, path: index.displayPath, log: &log)
             language = fields.string("language", required: false, log: &log) ?? language
             options.allowsUnsafeHTML = fields.bool("unsafe_html", log: &log) ?? false
+            offline = fields.bool("offline", log: &log) ?? true
             if let written = fields.string("base_url", required: false, log: &log) {
                 baseURL = normalizedBaseURL(written)
                 if baseURL == nil {
@@ -80,7 +82,7 @@ public enum SiteBuilder {
         guard !log.hasErrors else { return nil }
         return Site(
             title: title, labels: labels, language: language, baseURL: baseURL, index: IndexPage(body: indexBody), line: Line(stations: stations),
-            checklists: checklists, assets: content.assets, rootFiles: content.staticFiles, markdownOptions: options)
+            checklists: checklists, assets: content.assets, rootFiles: content.staticFiles, markdownOptions: options, offline: offline)
     }
 
     // MARK: Markdown that is not CommonMark

@@ -173,6 +173,18 @@ public struct PageRenderer: Sendable {
     }
 
     /// `robots.txt`: allow everything, and say where the sitemap is.
+    /// The bytes of a generated file that is not a page (see `Routes.generatedFiles`).
+    public func generatedFile(_ path: String) -> [UInt8]? {
+        switch path {
+        case "sitemap.xml": return sitemap().map { Array($0.utf8) }
+        case "robots.txt": return robots().map { Array($0.utf8) }
+        case Routes.webManifestPath: return Array(OfflineSite.webManifest(for: site, files: routes.filePaths).utf8)
+        default:
+            guard let icon = AppIcon.files.first(where: { $0.path == path }) else { return nil }
+            return AppIcon.png(size: icon.size)
+        }
+    }
+
     public func robots() -> String? {
         guard let baseURL = site.baseURL else { return nil }
         return "User-agent: *\nAllow: /\n\nSitemap: \(baseURL)sitemap.xml\n"
@@ -336,6 +348,7 @@ public struct PageRenderer: Sendable {
             "title": .string(site.title), "language": .string(site.language),
             "home": .string(Routes.relativePath(from: folder, to: routes.path(of: .index))),
             "base_url": .optional(site.baseURL),
+            "offline": .bool(site.offline),
             // In the fixed order of `Labels.all`: the folder's key hashes fields in order.
             "labels": .object(MustacheObject(fields: Labels.all.map { ($0.key, .string(site.labels[$0.key])) })),
         ]

@@ -59,7 +59,7 @@ enum TemplateNames {
     static func shared(labels: [String]) -> [String: Shape] {
         [
             "site": .object([
-                "title": .scalar, "language": .scalar, "home": .scalar, "base_url": .scalar,
+                "title": .scalar, "language": .scalar, "home": .scalar, "base_url": .scalar, "offline": .scalar,
                 "labels": .object(Dictionary(uniqueKeysWithValues: labels.map { ($0, Shape.scalar) })),
             ]),
             // files.NAME is named after each theme file and asset: not checked.

@@ -35,10 +35,20 @@ public struct Routes: Sendable {
         }
     }
 
-    /// Lays out the site; two things claiming one output path is an error naming both.
-    /// Generated files that are not pages: the sitemap and robots.txt, when the site has a base URL.
-    public static func generatedFiles(for site: Site) -> [String] {
-        site.baseURL == nil ? [] : ["sitemap.xml", "robots.txt"]
+    /// The offline list (see `OfflineSite`): written by a build last, from every other file's hash.
+    public static let offlineListPath = "offline-files.js"
+    public static let webManifestPath = "manifest.webmanifest"
+
+    /// Generated files that are not pages: the sitemap and robots.txt, when the site has a base
+    /// URL; for an offline site, the web app manifest (unless the theme brings its own) and the
+    /// default icons (unless the content has `assets/icon.png` or `assets/icon.svg`).
+    public static func generatedFiles(for site: Site, themeFiles: [AssetFile]) -> [String] {
+        var paths = site.baseURL == nil ? [] : ["sitemap.xml", "robots.txt"]
+        if site.offline {
+            if !themeFiles.contains(where: { $0.outputPath == webManifestPath }) { paths.append(webManifestPath) }
+            if OfflineSite.authorIcon(in: site) == nil { paths += AppIcon.files.map(\.path) }
+        }
+        return paths
     }
 
     public init(site: Site, staticFiles: [AssetFile], hasNotFoundPage: Bool = false, log: inout DiagnosticLog) {
@@ -93,9 +103,11 @@ public struct Routes: Sendable {
             fileOwners[key] = owner
             return true
         }
-        for path in Self.generatedFiles(for: site) where claim(path, by: "the generated \(path)") {
+        for path in Self.generatedFiles(for: site, themeFiles: staticFiles) where claim(path, by: "the generated \(path)") {
             filePaths.insert(path)
         }
+        // Written last, from the other files' hashes; linked from no page.
+        if site.offline { _ = claim(Self.offlineListPath, by: "the generated \(Self.offlineListPath)") }
         for file in staticFiles where claim(file.outputPath, by: file.displayPath) {
             filePaths.insert(file.outputPath)
         }

@@ -337,6 +337,14 @@ enum LiveReload {
         // ltrain serve: live reload. Not part of built sites.
         (function () {
           "use strict";
+          // A preview is never served from a cache: no service worker here, and one left by a
+          // built copy of the site on this address is removed.
+          window.ltrainPreview = true;
+          if ("serviceWorker" in navigator) {
+            navigator.serviceWorker.getRegistrations().then(function (all) {
+              all.forEach(function (registration) { registration.unregister(); });
+            }).catch(function () {});
+          }
           var overlay = null;
           function show(messages) {
             if (!overlay) {

@@ -143,9 +143,9 @@ enum DefaultTemplates {
 {{/layout}}
 
 """#,
-        "layout.mustache": #"""
+        "layout.mustache": ##"""
 <!doctype html>
-<html lang="{{site.language}}">
+<html lang="{{site.language}}"{{#site.offline}} data-service-worker="{{files.sw_js}}" data-update-text="{{site.labels.update_available}}" data-reload-text="{{site.labels.reload}}"{{/site.offline}}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
@@ -156,6 +156,13 @@ enum DefaultTemplates {
 <link rel="canonical" href="{{canonical_url}}">
 {{/canonical_url}}
 <link rel="stylesheet" href="{{files.style_css}}">
+{{#files.manifest_webmanifest}}
+<link rel="manifest" href="{{files.manifest_webmanifest}}">
+<meta name="theme-color" content="#f9f9f9">
+{{/files.manifest_webmanifest}}
+{{#files.icons_apple_touch_icon_png}}
+<link rel="apple-touch-icon" href="{{files.icons_apple_touch_icon_png}}">
+{{/files.icons_apple_touch_icon_png}}
 {{$head}}{{/head}}
 <script src="{{files.ltrain_js}}"></script>
 </head>
@@ -164,7 +171,7 @@ enum DefaultTemplates {
 </body>
 </html>
 
-"""#,
+"""##,
         "ltrain.js": ##"""
 // Progressive enhancement only: every page works without this file.
 // Station pages: ← and → go west and east. Info pages: Escape acts as Done.
@@ -173,6 +180,8 @@ enum DefaultTemplates {
 // new page relates to the one left, so the browser's own Back animates the right way too.
 // Back and Done go back in history when the page they lead to is the previous entry, so the
 // phone's Back button never walks the wrong way.
+// Offline: over http(s) the site's service worker keeps every page; after a redeploy, a notice
+// offers the new version, which never replaces the one being read without the reader's say.
 // A back button whose title does not fit says "Back" (the site's label), as iOS does.
 // Checklists remember their ticked rows in localStorage, per site and checklist.
 (function () {
@@ -292,7 +301,54 @@ enum DefaultTemplates {
       if (label.scrollWidth > label.clientWidth + 1) label.textContent = label.getAttribute("data-short-label");
     }
   }
+  // Registers the worker named on <html> (relative to the page, so any sub-path works), never in
+  // `ltrain serve`'s preview nor from file://, and offers a new version once one is installed.
+  function keepOffline() {
+    var root = document.documentElement;
+    var script = root.getAttribute("data-service-worker");
+    if (!script || window.ltrainPreview || !("serviceWorker" in navigator) || !/^https?:$/.test(window.location.protocol)) return;
+    var url = new URL(script, window.location.href);
+    var accepted = false;
+    navigator.serviceWorker.addEventListener("controllerchange", function () {
+      if (accepted) window.location.reload();
+    });
+    function offer(worker) {
+      if (document.querySelector(".update-notice")) return;
+      var notice = document.createElement("div");
+      notice.className = "update-notice";
+      notice.setAttribute("role", "status");
+      var text = document.createElement("span");
+      text.textContent = root.getAttribute("data-update-text") || "A new version of this guide is available.";
+      var button = document.createElement("button");
+      button.type = "button";
+      button.textContent = root.getAttribute("data-reload-text") || "Reload";
+      button.addEventListener("click", function () {
+        accepted = true;
+        button.disabled = true;
+        worker.postMessage("ltrain:skip-waiting");
+      });
+      notice.appendChild(text);
+      notice.appendChild(button);
+      document.body.appendChild(notice);
+    }
+    navigator.serviceWorker.register(url.href, { scope: new URL("./", url).href, updateViaCache: "none" }).then(function (registration) {
+      if (registration.waiting && navigator.serviceWorker.controller) offer(registration.waiting);
+      registration.addEventListener("updatefound", function () {
+        var worker = registration.installing;
+        if (!worker) return;
+        worker.addEventListener("statechange", function () {
+          if (worker.state === "installed" && navigator.serviceWorker.controller) offer(worker);
+        });
+      });
+      document.addEventListener("visibilitychange", function () {
+        if (document.visibilityState === "visible") registration.update().catch(function () {});
+      });
+    }).catch(function () {
+      // No worker (storage off, a private window): the site works online as before.
+    });
+  }
   function ready() {
+    keepOffline();
     declareSpeculationRules();
     fitBackLabels();
     rememberChecklists();
@@ -598,6 +654,37 @@ a { color: var(--tint); }
 .sheet-bar { position: sticky; top: 0; border-radius: 12px 12px 0 0; }
 .info-page .prose pre { background: color-mix(in srgb, var(--sheet) 90%, var(--label)); }
 
+/* After a redeploy: the new version is offered, never forced. */
+.update-notice {
+  position: fixed;
+  left: 50%;
+  bottom: max(1rem, env(safe-area-inset-bottom));
+  z-index: 10;
+  transform: translateX(-50%);
+  display: flex;
+  align-items: center;
+  gap: 0.75rem;
+  width: max-content;
+  max-width: calc(100vw - 2rem);
+  padding: 0.625rem 0.75rem 0.625rem 1rem;
+  border-radius: 14px;
+  background: var(--label);
+  color: var(--background);
+  font-size: 0.9375rem;
+  box-shadow: 0 4px 24px rgba(0, 0, 0, 0.25);
+}
+.update-notice button {
+  flex: none;
+  min-height: 2.75rem;
+  padding: 0 1rem;
+  border: 0;
+  border-radius: 10px;
+  background: var(--button);
+  color: var(--on-tint);
+  font: inherit;
+  font-weight: 600;
+}
+
 /* Motion with meaning, between pages (cross-document View Transitions; ltrain.js names the
    type): push and pop move horizontally, east and west, like a navigation controller; present
    and dismiss move the info sheet vertically. The bar's title cross-fades on its own. Asked for
@@ -801,5 +888,87 @@ fieldset.group > .group-rows { clear: both; }
 }
 
 """#,
+        "sw.js": ##"""
+// The service worker of an ltrain site: once a reader has opened any page over http(s), every
+// file of the site is kept for offline use (the whole list, on install, not page by page).
+// offline-files.js, written by `ltrain build`, lists each file with its content hash: a redeploy
+// changes that list, and so this worker. The new worker fetches only the files whose hash
+// changed (the rest are copied from the old cache), then waits: the open pages offer the new
+// version, and it takes over when a reader accepts or once every tab of the site is closed.
+// Old versions' caches are deleted when the new one takes over.
+/* global importScripts, ltrainOffline */
+importScripts("offline-files.js");
+
+var scope = self.registration.scope;
+var prefix = "ltrain:" + scope + ":";
+var current = prefix + ltrainOffline.version;
+var listKey = new URL("offline-files.json", scope).href;
+
+function absolute(path) {
+  return new URL(path, scope).href;
+}
+
+async function precache() {
+  var names = (await caches.keys()).filter(function (name) { return name.indexOf(prefix) === 0 && name !== current; });
+  var previous = names.length ? await caches.open(names[names.length - 1]) : null;
+  var previousHashes = {};
+  if (previous) {
+    var stored = await previous.match(listKey);
+    if (stored) (await stored.json()).files.forEach(function (file) { previousHashes[file[0]] = file[1]; });
+  }
+  var cache = await caches.open(current);
+  await Promise.all(ltrainOffline.files.map(async function (file) {
+    var url = absolute(file[0]);
+    if (previous && previousHashes[file[0]] === file[1]) {
+      var kept = await previous.match(url);
+      if (kept) return cache.put(url, kept);
+    }
+    var response = await fetch(url, { cache: "no-cache" });
+    if (!response.ok) throw new Error("ltrain: could not keep " + url + " offline (" + response.status + ")");
+    return cache.put(url, response);
+  }));
+  await cache.put(listKey, new Response(JSON.stringify(ltrainOffline), { headers: { "Content-Type": "application/json" } }));
+}
+
+self.addEventListener("install", function (event) {
+  event.waitUntil(precache());
+});
+
+self.addEventListener("activate", function (event) {
+  event.waitUntil((async function () {
+    var names = await caches.keys();
+    await Promise.all(names.filter(function (name) { return name.indexOf(prefix) === 0 && name !== current; })
+      .map(function (name) { return caches.delete(name); }));
+    await self.clients.claim();
+  })());
+});
+
+// Sent by a page when its reader accepts the new version.
+self.addEventListener("message", function (event) {
+  if (event.data === "ltrain:skip-waiting") self.skipWaiting();
+});
+
+self.addEventListener("fetch", function (event) {
+  var request = event.request;
+  if (request.method !== "GET" || request.url.indexOf(scope) !== 0) return;
+  event.respondWith((async function () {
+    var cache = await caches.open(current);
+    var url = request.url.split("#")[0].split("?")[0];
+    if (url.charAt(url.length - 1) === "/") url += "index.html";
+    var kept = await cache.match(url);
+    if (kept) return kept;
+    try {
+      return await fetch(request);
+    } catch (error) {
+      if (request.mode === "navigate") {
+        var notFound = await cache.match(absolute("404.html"));
+        if (notFound) return notFound;
+      }
+      throw error;
+    }
+  })());
+});
+
+"""##,
     ]
 }

@@ -213,8 +213,15 @@ public final class OutputFolder: PageSink {
     /// Whether the output already is exactly the site described: every page rendered from the
     /// same inputs, every other file with the same bytes, each file as ltrain left it, and
     /// nothing else in the manifest. Then nothing needs to be written at all.
-    public func isUpToDate(pages: [(path: String, key: ContentHash)], files: [(path: String, bytes: [UInt8])]) -> Bool {
-        guard mayBeUpToDate(fileCount: pages.count + files.count) else { return false }
+    /// `derived`: files made from the others alone (the offline list), kept when all the others
+    /// are, as long as they are intact.
+    public func isUpToDate(
+        pages: [(path: String, key: ContentHash)], files: [(path: String, bytes: [UInt8])], derived: [String] = []
+    ) -> Bool {
+        guard mayBeUpToDate(fileCount: pages.count + files.count + derived.count) else { return false }
+        for path in derived {
+            guard let entry = previous.entries[path], isIntact(path, entry) else { return false }
+        }
         // One stat per page: split across the cores.
         let allIntact = allSatisfyOnEveryCore(pages.count) { index in
             let page = pages[index]
@@ -243,6 +250,11 @@ public final class OutputFolder: PageSink {
 
     /// Whether the previous build recorded a snapshot of its sources that this build could match.
     var recordsSources: Bool { !holdsForeignFiles && previous.sources != nil }
+
+    /// The content hash of a file written (or kept) by this build, for the offline list.
+    func contentHash(of outputPath: String) -> ContentHash? {
+        state.withLock { $0.manifest.entries[outputPath]?.hash }
+    }
 
     /// Remembers where the site is published, for `ltrain check` to tell its own links from others.
     func record(siteURL: String?) {

@@ -1,0 +1,93 @@
+import Foundation
+
+/// What makes a built site work offline once a reader has opened any page of it over http(s):
+/// a web app manifest (installable), icons, the theme's service worker (`sw.js`), and the list
+/// of every file to keep, each with its content hash (`offline-files.js`, which the worker
+/// imports: a redeploy changes exactly the entries whose bytes changed, and so the worker).
+public enum OfflineSite {
+    /// The author's own icon, `content/assets/icon.png` or `icon.svg`, if there is one.
+    static func authorIcon(in site: Site) -> AssetFile? {
+        site.assets.first { $0.outputPath == "assets/icon.png" } ?? site.assets.first { $0.outputPath == "assets/icon.svg" }
+    }
+
+    /// The theme's colours (the default theme's bar and background).
+    static let themeColour = "#f9f9f9"
+    static let backgroundColour = "#ffffff"
+
+    /// The web app manifest: every URL relative to the manifest, which sits at the site's root,
+    /// so the site installs under any sub-path.
+    static func webManifest(for site: Site, files: Set<String>) -> String {
+        var icons: [[String: String]] = []
+        if let icon = authorIcon(in: site) {
+            if icon.outputPath.hasSuffix(".svg") {
+                icons.append(["src": icon.outputPath, "sizes": "any", "type": "image/svg+xml", "purpose": "any"])
+            } else {
+                let bytes = (try? FileSystem.read(icon.sourcePath, limit: ContentLoader.assetSizeLimit)) ?? []
+                let size = PNG.size(of: bytes).map { "\($0.width)x\($0.height)" } ?? "any"
+                icons.append(["src": icon.outputPath, "sizes": size, "type": "image/png", "purpose": "any"])
+            }
+        } else {
+            for icon in AppIcon.files where icon.path.hasPrefix("icons/icon-") {
+                icons.append(["src": icon.path, "sizes": "\(icon.size)x\(icon.size)", "type": "image/png", "purpose": "any maskable"])
+            }
+        }
+        let shortName = site.title.count <= 12 ? site.title : String(site.title.prefix(11)) + "…"
+        var manifest = "{\n"
+        manifest += "  \"name\": \(json(site.title)),\n"
+        manifest += "  \"short_name\": \(json(shortName)),\n"
+        manifest += "  \"lang\": \(json(site.language)),\n"
+        manifest += "  \"start_url\": \"index.html\",\n"
+        manifest += "  \"scope\": \"./\",\n"
+        manifest += "  \"display\": \"standalone\",\n"
+        manifest += "  \"theme_color\": \"\(themeColour)\",\n"
+        manifest += "  \"background_color\": \"\(backgroundColour)\",\n"
+        manifest += "  \"icons\": [\n"
+        manifest += icons.map { icon in
+            "    {" + ["src", "sizes", "type", "purpose"].compactMap { key in icon[key].map { "\"\(key)\": \(json($0))" } }
+                .joined(separator: ", ") + "}"
+        }.joined(separator: ",\n")
+        manifest += "\n  ]\n}\n"
+        return manifest
+    }
+
+    /// Files the worker keeps: every file of the guide but the worker's own, the search-engine
+    /// files and `static/` files for the host (`CNAME`, `.well-known/…`).
+    static func isKeptOffline(_ path: String, site: Site) -> Bool {
+        !["sw.js", Routes.offlineListPath, "sitemap.xml", "robots.txt"].contains(path)
+            && !site.rootFiles.contains { $0.outputPath == path }
+    }
+
+    /// `offline-files.js`: the version (a hash of the whole list) and each file with its hash.
+    static func list(_ files: [(path: String, hash: ContentHash)]) -> String {
+        var hasher = ContentHasher()
+        for file in files {
+            hasher.add(file.path)
+            hasher.add(file.hash)
+        }
+        var text = "// Written by ltrain build: every file of the site, with its content hash, for sw.js.\n"
+        text += "self.ltrainOffline = {\n  \"version\": \"\(hasher.hash)\",\n  \"files\": [\n"
+        text += files.map { "    [\(json($0.path)), \"\($0.hash)\"]" }.joined(separator: ",\n")
+        text += "\n  ]\n};\n"
+        return text
+    }
+
+    /// A JSON string literal.
+    static func json(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            // `<` escaped too, so the text can never close a script element it is written into.
+            case "<": result += "\\u003c"
+            case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
+                result += String(format: "\\u%04x", scalar.value)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}
