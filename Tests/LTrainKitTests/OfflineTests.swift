@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+@testable import LTrainKit
+
+/// What a build writes so that the site works offline once visited (the browser side is in
+/// Tests/site/test_offline.py).
+@Suite struct OfflineTests {
+    struct WebManifest: Decodable {
+        struct Icon: Decodable { let src: String; let sizes: String; let type: String; let purpose: String }
+        let name: String
+        let short_name: String
+        let start_url: String
+        let scope: String
+        let display: String
+        let theme_color: String
+        let background_color: String
+        let icons: [Icon]
+    }
+
+    func manifest(_ site: TestSite) throws -> WebManifest {
+        try JSONDecoder().decode(WebManifest.self, from: Data(contentsOf: URL(fileURLWithPath: site.output + "/manifest.webmanifest")))
+    }
+
+    @Test func theManifestIsRelativeToTheSiteAndItsIconsAreRealPNGsOfTheirSizes() throws {
+        let site = try TestSite.fixture("tram")
+        try site.build()
+        let manifest = try manifest(site)
+        #expect(manifest.name == "Tram 28 & Friends" && manifest.short_name == "Tram 28 & F…")
+        #expect(manifest.start_url == "index.html" && manifest.scope == "./" && manifest.display == "standalone")
+        #expect(manifest.theme_color.hasPrefix("#") && manifest.background_color.hasPrefix("#"))
+        #expect(manifest.icons.map(\.src) == ["icons/icon-192.png", "icons/icon-512.png"])
+        for icon in manifest.icons + [.init(src: "icons/apple-touch-icon.png", sizes: "180x180", type: "image/png", purpose: "any")] {
+            let bytes = try FileSystem.read(site.output + "/" + icon.src, limit: 1 << 20)
+            let size = try #require(PNG.size(of: bytes))
+            #expect("\(size.width)x\(size.height)" == icon.sizes)
+        }
+        let page = try site.page("stations/graca.html")
+        #expect(page.contains(#"<link rel="manifest" href="../manifest.webmanifest">"#))
+        #expect(page.contains(#"<link rel="apple-touch-icon" href="../icons/apple-touch-icon.png">"#))
+        #expect(page.contains(#"data-service-worker="../sw.js""#))
+    }
+
+    @Test func theIconIsDrawnInTheThemesColours() throws {
+        let pixels = AppIcon.pixels(size: 192)
+        func at(_ x: Int, _ y: Int) -> [UInt8] { Array(pixels[(y * 192 + x) * 4..<(y * 192 + x) * 4 + 4]) }
+        #expect(at(5, 5) == [255, 255, 255, 255], "the tile")
+        #expect(at(96 - 30, 96) == [0xA7, 0xA9, 0xAC, 255], "the line in the L's grey, between the stops")
+        #expect(at(96, 96) == [255, 255, 255, 255], "the middle stop's white")
+        #expect(at(96 + 21, 96) == [0x1C, 0x1C, 0x1E, 255], "its ring")
+    }
+
+    @Test func anAuthorsIconReplacesTheDrawnOnes() throws {
+        let site = try TestSite.defaultSite()
+        let icon = try #require(AppIcon.png(size: 256))
+        try site.write("content/assets/icon.png", Data(icon))
+        try site.build()
+        #expect(FileSystem.kind(of: site.output + "/icons") == .missing)
+        #expect(try manifest(site).icons.map { "\($0.src) \($0.sizes)" } == ["assets/icon.png 256x256"])
+        try site.remove("content/assets/icon.png")
+        try site.write("content/assets/icon.svg", "<svg xmlns=\"http://www.w3.org/2000/svg\"/>")
+        try site.build()
+        #expect(try manifest(site).icons.map { "\($0.src) \($0.sizes) \($0.type)" } == ["assets/icon.svg any image/svg+xml"])
+    }
+
+    /// Every file of the guide, each with the hash of its bytes; a redeploy changes exactly the
+    /// entries whose bytes changed.
+    @Test func theOfflineListNamesEveryFileWithItsHash() throws {
+        let site = try TestSite.defaultSite()
+        try site.write("content/static/CNAME", "l.example.org\n")
+        try site.build()
+        func list() throws -> [String: String] {
+            let text = try site.page("offline-files.js")
+            var entries: [String: String] = [:]
+            for match in HTML.matches(#"\["([^"]+)", "([0-9a-f]{16})"\]"#, in: text) { entries[match[1]] = match[2] }
+            return entries
+        }
+        let before = try list()
+        let written = Set(FileSystem.filesBelow(site.output))
+        #expect(Set(before.keys) == written.subtracting([".ltrain-manifest", "sw.js", "offline-files.js", "CNAME"]))
+        for (path, hash) in before {
+            #expect("\(ContentHash(try FileSystem.read(site.output + "/" + path, limit: 1 << 24)))" == hash, "\(path)")
+        }
+        let path = "content/stations/04-third-avenue.md"
+        try site.write(path, try String(contentsOfFile: site.root + "/" + path, encoding: .utf8) + "\nMore.\n")
+        try site.build()
+        let after = try list()
+        #expect(Set(after.keys) == Set(before.keys))
+        #expect(Set(after.filter { before[$0.key] != $0.value }.keys) == ["info/third-avenue.html"])
+        #expect(try site.page("offline-files.js") != "", "written")
+    }
+
+    @Test func theDefaultThemesWorkerImportsTheListAndNeverSkipsWaitingUnasked() throws {
+        let worker = try #require(DefaultTemplates.files["sw.js"])
+        #expect(worker.contains(#"importScripts("offline-files.js")"#))
+        #expect(worker.components(separatedBy: "skipWaiting()").count == 2, "skipWaiting only on the reader's message")
+        #expect(worker.contains(#"event.data === "ltrain:skip-waiting""#))
+    }
+
+    @Test func aStaticFileCannotTakeTheOfflineListsName() throws {
+        let site = try TestSite.defaultSite()
+        try site.write("content/static/offline-files.js", "x")
+        #expect(site.failures().contains { $0.contains("would both be written to offline-files.js") })
+    }
+}
