@@ -15,6 +15,7 @@ enum Command {
                        [--force] [--jobs N] [--quiet | --verbose]
           ltrain serve [--content DIR] [--templates DIR] [--port 8000] [--host 127.0.0.1] [--open] [--drafts]
           ltrain check [DIR | --output DIR] [--verbose]
+          ltrain bundle [--content DIR] [--templates DIR] [--output FILE]
           ltrain new station TITLE [--after STATION] [--content DIR]
           ltrain new checklist TITLE [--content DIR]
           ltrain init DIR
@@ -24,6 +25,7 @@ enum Command {
           build   build the site into a folder (default: _site)
           serve   preview the site with live reload
           check   check every link of a built site
+          bundle  write the whole site as one HTML file, to read offline anywhere
           new     write a new station or checklist file
           init    write a starter site into a new folder
 
@@ -74,6 +76,16 @@ enum Command {
 
               DIR, --output DIR the built site (default: _site)
               --verbose, -v     list the external links found (they are counted, never fetched)
+            """),
+        Help(name: "bundle", text: """
+            ltrain bundle: writes the whole site as one self-contained HTML file (pages, style,
+            images inlined), which opens from a phone's downloads or a mail attachment, offline.
+
+            Usage: ltrain bundle [--content DIR] [--templates DIR] [--output FILE]
+
+              --content DIR     the site's Markdown (default: content)
+              --templates DIR   Mustache templates and theme files (default: templates, when it exists)
+              --output FILE     the file to write (default: the site title's slug, e.g. l-train.html)
             """),
         Help(name: "new", text: """
             ltrain new: writes a new station or checklist file, from any folder inside the site.
@@ -153,6 +165,7 @@ enum Command {
                 return 0
             case "build": return try build(rest)
             case "check": return try check(rest)
+            case "bundle": return try bundle(rest)
             case "serve": return try serve(rest)
             case "new": return try new(rest)
             case "init": return try initialise(rest)
@@ -348,6 +361,24 @@ enum Command {
         }
         print("Checked \(folder)/: every link resolves (\(external.count) external link\(external.count == 1 ? "" : "s") found, not fetched)")
         return 0
+    }
+
+    static func bundle(_ arguments: [String]) throws(UsageError) -> Int32 {
+        let parsed = try Arguments(arguments, command: "bundle", options: ["--content", "--templates", "--output"], flags: [])
+        guard parsed.words.isEmpty else { throw UsageError(message: "unexpected '\(parsed.words[0])'", command: "bundle") }
+        let templates = parsed.values["--templates"] ?? "templates"
+        do {
+            let report = try SiteBundle.write(
+                content: parsed.values["--content"] ?? "content", templates: templates,
+                templatesRequired: parsed.values["--templates"] != nil, output: parsed.values["--output"])
+            let size = ByteCountFormatter.string(fromByteCount: Int64(report.bytes), countStyle: .file)
+            print(
+                "Bundled \(plural(report.stationCount, "station")), \(plural(report.infoPageCount, "info page")), "
+                    + "\(plural(report.checklistCount, "checklist")) in \(Int((report.seconds * 1000).rounded())) ms → \(report.path) (\(size))")
+            return 0
+        } catch {
+            return failed(error, what: "bundle", then: "; \(parsed.values["--output"] ?? "the bundle") was left as it was")
+        }
     }
 
     static func new(_ arguments: [String]) throws(UsageError) -> Int32 {

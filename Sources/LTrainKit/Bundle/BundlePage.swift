@@ -1,0 +1,155 @@
+/// One rendered page made into a section of the bundle: its body's content, with every id made
+/// unique by the page's own prefix, every link to a page of the site turned into a fragment of
+/// the bundle, and every file it refers to (images) inlined.
+struct BundlePage {
+    let outputPath: String
+    let html: String
+
+    /// The section's id: `index`, `stations-union-square`, `info-union-square`, …
+    static func id(of outputPath: String) -> String {
+        let withoutSuffix = outputPath.hasSuffix(".html") ? String(outputPath.dropLast(5)) : outputPath
+        return withoutSuffix.replacingOccurrences(of: "/", with: "-")
+    }
+
+    var id: String { Self.id(of: outputPath) }
+
+    /// `pages`: every page's output path; `files`: every other file of the site, by output path.
+    func section(pages: Set<String>, files: [String: AssetFile]) -> String {
+        let (bodyAttributes, content) = body()
+        let kind = attribute("data-page", in: bodyAttributes) ?? ""
+        let classes = attribute("class", in: bodyAttributes) ?? ""
+        var section = "<section id=\"\(id)\" class=\"bundle-page \(classes)\" data-page=\"\(kind)\">\n"
+        section += rewriteTags(in: content) { name, value in rewrite(name, value, pages: pages, files: files) }
+        section += "</section>\n"
+        return section
+    }
+
+    /// The `<body …>` tag's attributes and what the body holds.
+    private func body() -> (attributes: Substring, content: Substring) {
+        guard let open = html.range(of: "<body"), let end = html[open.upperBound...].firstIndex(of: ">") else {
+            return ("", Substring(html))
+        }
+        let close = html.range(of: "</body>", options: .backwards)?.lowerBound ?? html.endIndex
+        let contentStart = html.index(after: end)
+        return (html[open.upperBound..<end], html[contentStart..<max(contentStart, close)])
+    }
+
+    private func attribute(_ name: String, in tag: Substring) -> String? {
+        guard let range = tag.range(of: " \(name)=\"") else { return nil }
+        let rest = tag[range.upperBound...]
+        return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
+    }
+
+    /// The new value of one attribute, or nil to keep it.
+    private func rewrite(_ name: String, _ value: String, pages: Set<String>, files: [String: AssetFile]) -> String? {
+        switch name {
+        case "id", "for":
+            return "\(id)--\(value)"
+        case "aria-labelledby", "aria-describedby":
+            return value.split(separator: " ").map { "\(id)--\($0)" }.joined(separator: " ")
+        case "href", "src", "xlink:href":
+            return link(value, pages: pages, files: files)
+        default:
+            return nil
+        }
+    }
+
+    /// A link of this page, as the bundle has it.
+    private func link(_ value: String, pages: Set<String>, files: [String: AssetFile]) -> String? {
+        if value.isEmpty || value == "#" { return nil }
+        if value.hasPrefix("#") { return "#\(id)--\(value.dropFirst())" }
+        if value.hasPrefix("//") || Routes.hasScheme(value) { return nil }
+        let decoded = value.replacingOccurrences(of: "&amp;", with: "&")
+        let hash = decoded.firstIndex(of: "#")
+        let pathPart = String(decoded[..<(hash ?? decoded.endIndex)]).split(separator: "?", maxSplits: 1).first.map(String.init) ?? ""
+        let fragment = hash.map { String(decoded[decoded.index(after: $0)...]) }
+        guard let path = Routes.percentDecoded(pathPart), let target = Routes.resolve(path, against: outputPath) else {
+            return nil
+        }
+        if pages.contains(target) {
+            let targetID = Self.id(of: target)
+            return fragment.map { $0.isEmpty ? "#\(targetID)" : "#\(targetID)--\($0)" } ?? "#\(targetID)"
+        }
+        if let file = files[target], let url = SiteBundle.dataURL(file) { return url }
+        return nil
+    }
+
+    /// Calls `rewrite` for every attribute of every tag (outside comments), replacing the values
+    /// it returns; everything else is copied as it is. Byte by byte: a bundle of 10,000 stations
+    /// is 57 MB of HTML; walking it by Characters made the whole bundle take 6.1 s, by bytes 3.3 s
+    /// (Benchmarks/sitegen.py's 10,000 stations, 2026-12-03).
+    private func rewriteTags(in html: Substring, _ rewrite: (String, String) -> String?) -> String {
+        let bytes = Array(html.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count + bytes.count / 4)
+        let count = bytes.count
+        func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") }
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D || byte == 0x0C }
+        func starts(_ text: String, at index: Int) -> Bool {
+            let pattern = Array(text.utf8)
+            return index + pattern.count <= count && Array(bytes[index..<index + pattern.count]) == pattern
+        }
+        var index = 0
+        while index < count {
+            guard let open = bytes[index...].firstIndex(of: UInt8(ascii: "<")) else {
+                output += bytes[index...]
+                break
+            }
+            output += bytes[index..<open]
+            if starts("<!--", at: open) {
+                var end = open + 4
+                while end < count && !starts("-->", at: end) { end += 1 }
+                end = min(count, end + 3)
+                output += bytes[open..<end]
+                index = end
+                continue
+            }
+            guard open + 1 < count, isLetter(bytes[open + 1]) else {
+                output.append(UInt8(ascii: "<"))
+                index = open + 1
+                continue
+            }
+            // The tag's name, then its attributes up to the closing '>', quotes respected.
+            var cursor = open + 1
+            while cursor < count, !isSpace(bytes[cursor]), bytes[cursor] != UInt8(ascii: ">"), bytes[cursor] != UInt8(ascii: "/") {
+                cursor += 1
+            }
+            output += bytes[open..<cursor]
+            while cursor < count, bytes[cursor] != UInt8(ascii: ">") {
+                guard isLetter(bytes[cursor]) else {
+                    output.append(bytes[cursor])
+                    cursor += 1
+                    continue
+                }
+                var nameEnd = cursor
+                while nameEnd < count, !isSpace(bytes[nameEnd]), ![UInt8(ascii: "="), UInt8(ascii: ">"), UInt8(ascii: "/")].contains(bytes[nameEnd]) {
+                    nameEnd += 1
+                }
+                let name = String(decoding: bytes[cursor..<nameEnd], as: UTF8.self).lowercased()
+                output += bytes[cursor..<nameEnd]
+                cursor = nameEnd
+                guard cursor < count, bytes[cursor] == UInt8(ascii: "=") else { continue }
+                output.append(UInt8(ascii: "="))
+                cursor += 1
+                guard cursor < count else { break }
+                let quote = bytes[cursor]
+                let isQuoted = quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'")
+                let valueStart = isQuoted ? cursor + 1 : cursor
+                var valueEnd = valueStart
+                while valueEnd < count,
+                    isQuoted ? bytes[valueEnd] != quote : !(isSpace(bytes[valueEnd]) || bytes[valueEnd] == UInt8(ascii: ">"))
+                {
+                    valueEnd += 1
+                }
+                let value = String(decoding: bytes[valueStart..<valueEnd], as: UTF8.self)
+                let mark = quote == UInt8(ascii: "'") ? UInt8(ascii: "'") : UInt8(ascii: "\"")
+                output.append(mark)
+                output += Array((rewrite(name, value) ?? value).utf8)
+                output.append(mark)
+                cursor = isQuoted && valueEnd < count ? valueEnd + 1 : valueEnd
+            }
+            index = cursor
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+}

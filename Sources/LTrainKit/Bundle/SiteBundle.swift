@@ -1,0 +1,227 @@
+import Foundation
+
+/// `ltrain bundle`: the whole site as one self-contained HTML file, for a phone that cannot open
+/// a folder of files (a download, a mail attachment). Every page becomes a `<section>` shown by
+/// `:target` (the index when nothing is targeted), links between pages become in-file fragments,
+/// ids are made unique per page, and the style sheet and every image are inlined. It works with
+/// JavaScript off; with it on, a small script adds the arrow keys and Escape (Done).
+public enum SiteBundle {
+    public struct Report: Sendable {
+        public var path: String
+        public var bytes: Int
+        public var stationCount: Int
+        public var infoPageCount: Int
+        public var checklistCount: Int
+        public var seconds: Double
+    }
+
+    /// The file name a bundle gets by default: the site title's slug (`l-train.html`).
+    public static func defaultFileName(for title: String) -> String {
+        let slug = slugify(title)
+        return (slug.isEmpty ? "site" : slug) + ".html"
+    }
+
+    /// Builds the bundle of the site in `content` (with `templates`) into `output`, atomically: a
+    /// failure leaves any previous file as it was. `output` nil: the default name, in the current folder.
+    public static func write(
+        content: String, templates: String, templatesRequired: Bool = false, output: String? = nil
+    ) throws(BuildFailure) -> Report {
+        let started = Date()
+        let prepared = try PreparedSite.prepare(content: content, templates: templates, templatesRequired: templatesRequired)
+        let renderer = prepared.renderer
+        let site = prepared.site
+        let path = output ?? defaultFileName(for: site.title)
+        let files = Dictionary(prepared.copiedFiles.map { ($0.outputPath, $0) }, uniquingKeysWith: { first, _ in first })
+
+        var writer = try BundleWriter(path: path)
+        defer { writer.discard() }
+        var log = DiagnosticLog()
+        let style = files["style.css"].flatMap { read($0) }.map { String(decoding: $0, as: UTF8.self) } ?? ""
+        writer.append(head(title: site.title, language: site.language, style: inlineURLs(in: style, of: "style.css", files: files)))
+        var ids: Set<String> = []
+        var links: [(page: String, link: String)] = []
+        // The index first: it is the first screen.
+        let pages = renderer.pages.filter { $0 == .index } + renderer.pages.filter { $0 != .index && $0 != .notFound }
+        let pagePaths = Set(pages.map(renderer.routes.path(of:)))
+        for page in pages {
+            let outputPath = renderer.routes.path(of: page)
+            let rendered: RenderedPage
+            do throws(Diagnostic) {
+                rendered = try renderer.render(page)
+            } catch {
+                log.report(error)
+                continue
+            }
+            let section = BundlePage(outputPath: outputPath, html: String(decoding: rendered.bytes, as: UTF8.self))
+                .section(pages: pagePaths, files: files)
+            let scanned = HTMLScanner.scan(section)
+            ids.formUnion(scanned.ids)
+            links += scanned.links.map { (outputPath, $0) }
+            writer.append(section)
+        }
+        writer.append(tail)
+        // The same link check as a build's: every in-file fragment resolves, and nothing refers
+        // to a file outside the bundle.
+        var reported: Set<String> = []
+        for (page, link) in links where reported.insert(link).inserted {
+            if link.hasPrefix("#") {
+                let id = Routes.percentDecoded(String(link.dropFirst())) ?? String(link.dropFirst())
+                if !id.isEmpty && !ids.contains(id) {
+                    log.report(.error("link '\(link)' from \(page) points to no id in the bundle", path: path, hint: "check the link in the page it comes from"))
+                }
+            } else if !(link.hasPrefix("data:") || link.hasPrefix("https://") || link.hasPrefix("http://")
+                || link.hasPrefix("mailto:") || link.hasPrefix("tel:") || link.isEmpty)
+            {
+                log.report(.error("link '\(link)' from \(page) refers to a file outside the bundle", path: path, hint: "link to a page or an asset of the site"))
+            }
+        }
+        try log.throwIfErrors()
+        let bytes = try writer.commit()
+        return Report(
+            path: path, bytes: bytes, stationCount: site.line.stations.count, infoPageCount: site.line.stations.count,
+            checklistCount: site.checklists.count, seconds: Date().timeIntervalSince(started))
+    }
+
+    static func read(_ file: AssetFile) -> [UInt8]? {
+        if let text = file.builtIn { return Array(text.utf8) }
+        return try? FileSystem.read(file.sourcePath, limit: ContentLoader.assetSizeLimit)
+    }
+
+    /// A file of the site as a `data:` URL.
+    static func dataURL(_ file: AssetFile) -> String? {
+        guard let bytes = read(file) else { return nil }
+        let type = PreviewSession.contentType(of: file.outputPath).replacingOccurrences(of: " ", with: "")
+        return "data:\(type);base64,\(Data(bytes).base64EncodedString())"
+    }
+
+    /// `url(…)` in a style sheet at `path`, pointing to a file of the site, as a `data:` URL.
+    static func inlineURLs(in css: String, of path: String, files: [String: AssetFile]) -> String {
+        var result = ""
+        var rest = Substring(css)
+        while let open = rest.range(of: "url(") {
+            result += rest[..<open.upperBound]
+            rest = rest[open.upperBound...]
+            guard let close = rest.firstIndex(of: ")") else { break }
+            let raw = rest[..<close].trimmingCharacters(in: CharacterSet(charactersIn: "\"' "))
+            if !raw.hasPrefix("data:"), !raw.hasPrefix("#"), let resolved = Routes.resolve(raw, against: path),
+                let file = files[resolved], let url = dataURL(file)
+            {
+                result += "\"\(url)\""
+            } else {
+                result += rest[..<close]
+            }
+            rest = rest[close...]
+        }
+        return result + rest
+    }
+
+    static func head(title: String, language: String, style: String) -> String {
+        """
+        <!doctype html>
+        <html lang="\(escape(language))">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
+        <meta name="color-scheme" content="light dark">
+        <title>\(escape(title))</title>
+        <style>
+        \(style.replacingOccurrences(of: "</style", with: "<\\/style"))
+        /* The bundle: one page at a time, the one targeted (or holding the target); the index first. */
+        .bundle-page { display: none; }
+        .bundle-page:target, .bundle-page:has(:target) { display: block; }
+        body:not(:has(.bundle-page:target, .bundle-page :target)) #index { display: block; }
+        </style>
+        </head>
+        <body class="bundle">
+
+        """
+    }
+
+    static let tail = """
+        <script>
+        // Progressive enhancement: ← and → walk the line, Escape is Done, on the page shown.
+        (function () {
+          "use strict";
+          function shown() {
+            var target = document.querySelector(".bundle-page:target") ||
+              (document.querySelector(":target") && document.querySelector(":target").closest(".bundle-page"));
+            return target || document.getElementById("index");
+          }
+          document.addEventListener("keydown", function (event) {
+            if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+            var tag = event.target && event.target.tagName ? event.target.tagName.toLowerCase() : "";
+            if (tag === "input" || tag === "textarea" || tag === "select") return;
+            var page = shown();
+            var kind = page.getAttribute("data-page");
+            var link = null;
+            if (kind === "station" && event.key === "ArrowLeft") link = page.querySelector("a[rel=prev]");
+            if (kind === "station" && event.key === "ArrowRight") link = page.querySelector("a[rel=next]");
+            if (kind === "info" && event.key === "Escape") link = page.querySelector("a.done");
+            if (link) {
+              event.preventDefault();
+              window.location.hash = link.getAttribute("href");
+            }
+          });
+        })();
+        </script>
+        </body>
+        </html>
+
+        """
+
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: "\"", with: "&quot;")
+    }
+}
+
+/// Writes the bundle to a temporary file beside its destination, renamed over it only when
+/// everything went well.
+struct BundleWriter {
+    let path: String
+    let temporary: String
+    private var handle: FileHandle?
+    private var written = 0
+
+    init(path: String) throws(BuildFailure) {
+        self.path = path
+        let folder = (path as NSString).deletingLastPathComponent
+        temporary = joinPath(folder.isEmpty ? "." : folder, ".\((path as NSString).lastPathComponent).ltrain-\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: temporary, contents: nil),
+            let handle = FileHandle(forWritingAtPath: temporary)
+        else {
+            throw BuildFailure([.error("cannot write the bundle", path: path, hint: "check that its folder exists and is writable")])
+        }
+        self.handle = handle
+    }
+
+    mutating func append(_ text: String) {
+        let data = Data(text.utf8)
+        handle?.write(data)
+        written += data.count
+    }
+
+    /// Moves the finished file into place; returns its size.
+    mutating func commit() throws(BuildFailure) -> Int {
+        do {
+            try handle?.synchronize()
+            try handle?.close()
+        } catch {
+            throw BuildFailure([.error("cannot write the bundle: \(error.localizedDescription)", path: path)])
+        }
+        handle = nil
+        guard rename(temporary, path) == 0 else {
+            throw BuildFailure([.error("cannot write the bundle: \(String(cString: strerror(errno)))", path: path)])
+        }
+        return written
+    }
+
+    /// Removes the temporary file unless it was committed.
+    mutating func discard() {
+        if let handle {
+            try? handle.close()
+            self.handle = nil
+        }
+        if FileSystem.kind(of: temporary) != .missing { unlink(temporary) }
+    }
+}

@@ -1,0 +1,116 @@
+"""The single-file edition: `ltrain bundle` writes one HTML file that works from file:// with
+JavaScript on and off, requests nothing else, and passes its own link check."""
+
+import re
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.common.action_chains import ActionChains
+
+from conftest import REPO, copy_site, run_ltrain
+from test_browser import STATIONS, ROWS, set_viewport
+
+
+@pytest.fixture(scope="module")
+def bundle(tmp_path_factory):
+    root = copy_site(tmp_path_factory.mktemp("bundle"), REPO / "content")
+    result = run_ltrain("bundle", cwd=root)
+    assert re.fullmatch(
+        r"Bundled 6 stations, 6 info pages, 1 checklist in \d+ ms → l-train\.html \(\d+ KB\)\n", result.stdout), result.stdout
+    return root / "l-train.html"
+
+
+def shown_title(driver):
+    titles = [h.text for h in driver.find_elements(By.TAG_NAME, "h1") if h.is_displayed()]
+    assert len(titles) == 1, f"exactly one page is shown, not {titles}"
+    return titles[0]
+
+
+def visible(driver, selector):
+    return [e for e in driver.find_elements(By.CSS_SELECTOR, selector) if e.is_displayed()]
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+def test_the_bundle_walks_the_whole_line_from_file(request, bundle, javascript):
+    driver = request.getfixturevalue("browser" if javascript else "browser_without_js")
+    set_viewport(driver, 390, 844)
+    driver.get(bundle.as_uri())
+    assert shown_title(driver) == "L Train", "the first screen is the index"
+    visible(driver, "a.link-row")[0].click()
+    for position, title in enumerate(STATIONS):
+        assert shown_title(driver) == title
+        back = visible(driver, "a[rel=prev]")
+        assert (back == []) == (position == 0)
+        visible(driver, "a.more-info")[0].click()
+        assert shown_title(driver) == title and visible(driver, ".sheet-body p"), f"{title}'s info page"
+        visible(driver, "a.done")[0].click()
+        assert shown_title(driver) == title
+        east = visible(driver, "a[rel=next]")
+        if position < len(STATIONS) - 1:
+            east[0].click()
+        else:
+            assert east == []
+    visible(driver, "a[rel=prev]")[0].click()
+    assert shown_title(driver) == STATIONS[-2]
+    driver.get(bundle.as_uri() + "#index")
+    visible(driver, "a.link-row[href='#checklists-check-one']")[0].click()
+    assert shown_title(driver) == "Check One"
+    rows = visible(driver, "label.check-row")
+    assert [row.text for row in rows] == ROWS
+    rows[2].click()
+    rows[5].click()
+    checked = [row.text for row in rows if row.find_element(By.TAG_NAME, "input").is_selected()]
+    assert checked == [ROWS[5]], "one row at most, without JavaScript too"
+    visible(driver, "a.back")[0].click()
+    assert shown_title(driver) == "L Train"
+    # Nothing but the file itself was loaded.
+    assert driver.execute_script("return performance.getEntriesByType('resource').length") == 0
+
+
+def test_with_javascript_the_keys_and_the_back_button_work(browser, bundle):
+    set_viewport(browser, 390, 844)
+    browser.get(bundle.as_uri() + "#stations-union-square")
+    assert shown_title(browser) == "Union Square"
+    ActionChains(browser).send_keys(Keys.ARROW_RIGHT).perform()
+    assert shown_title(browser) == "Third Avenue"
+    ActionChains(browser).send_keys(Keys.ARROW_LEFT).perform()
+    ActionChains(browser).send_keys(Keys.ARROW_LEFT).perform()
+    assert shown_title(browser) == "Sixth Avenue"
+    visible(browser, "a.more-info")[0].click()
+    ActionChains(browser).send_keys(Keys.ESCAPE).perform()
+    assert shown_title(browser) == "Sixth Avenue" and browser.current_url.endswith("#stations-sixth-avenue")
+    browser.back()
+    assert browser.current_url.endswith("#info-sixth-avenue")
+    browser.back()
+    browser.back()
+    assert shown_title(browser) == "Union Square", "the browser's Back walks the fragments back"
+
+
+def test_a_heading_fragment_shows_its_page(browser, bundle):
+    browser.get(bundle.as_uri() + "#info-union-square--connections")
+    assert shown_title(browser) == "Union Square"
+    assert browser.find_element(By.ID, "info-union-square--connections").is_displayed()
+
+
+def test_the_bundle_is_one_file_with_nothing_outside_it(bundle):
+    html = bundle.read_text()
+    for link in re.findall(r'(?:href|src)="([^"]*)"', html):
+        assert link.startswith(("#", "data:", "https://", "http://", "mailto:")), link
+    ids = set(re.findall(r' id="([^"]+)"', html))
+    for link in re.findall(r'href="#([^"]+)"', html):
+        assert link in ids, f"#{link} points to no id"
+    assert "<style>" in html and 'rel="stylesheet"' not in html and "<script src" not in html
+
+
+def test_a_broken_fragment_fails_the_bundle_and_keeps_the_old_file(tmp_path):
+    root = copy_site(tmp_path, REPO / "content")
+    run_ltrain("bundle", "--output", "line.html", cwd=root)
+    before = (root / "line.html").read_bytes()
+    template = root / "templates" / "index.mustache"
+    template.write_text(template.read_text().replace("</main>", '<a href="#nowhere">x</a></main>'))
+    result = run_ltrain("bundle", "--output", "line.html", cwd=root, check=False)
+    assert result.returncode == 1
+    assert "error: link '#index--nowhere' from index.html points to no id in the bundle" in result.stderr
+    assert (root / "line.html").read_bytes() == before
+    assert [p.name for p in root.iterdir() if p.name.startswith(".line.html")] == [], "no temporary file is left"
