@@ -114,3 +114,16 @@ def test_a_broken_fragment_fails_the_bundle_and_keeps_the_old_file(tmp_path):
     assert "error: link '#index--nowhere' from index.html points to no id in the bundle" in result.stderr
     assert (root / "line.html").read_bytes() == before
     assert [p.name for p in root.iterdir() if p.name.startswith(".line.html")] == [], "no temporary file is left"
+
+
+@pytest.mark.parametrize("fixture", ["tram", "passeio"])
+def test_the_fixture_sites_bundle_too(tmp_path, fixture):
+    from conftest import FIXTURES
+    root = copy_site(tmp_path, FIXTURES / fixture / "content")
+    result = run_ltrain("bundle", "--output", "guide.html", cwd=root)
+    assert result.stdout.startswith("Bundled 3 stations, 3 info pages, 2 checklists in ")
+    html = (root / "guide.html").read_text()
+    if fixture == "tram":
+        assert 'src="data:image/svg+xml;base64,' in html, "the route map is inlined"
+    else:
+        assert '<html lang="pt-PT">' in html and ">Seguinte</a>" in html
