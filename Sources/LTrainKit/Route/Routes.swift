@@ -51,6 +51,7 @@ public struct Routes: Sendable {
         return paths
     }
 
+    /// Lays out the site; two things claiming one output path is an error naming both.
     public init(site: Site, staticFiles: [AssetFile], hasNotFoundPage: Bool = false, log: inout DiagnosticLog) {
         // Pages cannot collide with each other (slugs are unique per kind, kinds have their own
         // folders); only files can collide with pages or with each other. Paths are compared
