@@ -89,5 +89,7 @@ def test_two_builds_of_the_same_input_are_byte_identical(tmp_path):
     run_ltrain("build", "--content", tmp_path / "content", "--templates", REPO / "templates",
                "--output", tmp_path / "c", "--jobs", "1")
     a, b, c = (snapshot(tmp_path / name, with_manifest=False) for name in "abc")
-    assert len(a) == 2 * 200 + 5  # stations, info pages, index, 404, checklist, style.css, ltrain.js
+    # stations, info pages, index, 404, checklist, style.css, ltrain.js; and for offline use
+    # sw.js, offline-files.js, manifest.webmanifest and three icons
+    assert len(a) == 2 * 200 + 5 + 6
     assert a == b == c
