@@ -10,8 +10,10 @@ public func fuzzManifest(_ data: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     if var manifest = Manifest(text: text) {
         let again = Manifest(text: String(decoding: manifest.bytes, as: UTF8.self))
         for path in manifest.entries.keys { manifest.entries[path]?.ids.sort() }
-        // Written in the current version, which records links (an earlier version's read as none).
+        // Written in the current version, which records links (an earlier version's read as none)
+        // and the site's URL (version 5 on).
         manifest.recordsLinks = true
+        manifest.recordsSiteURL = true
         precondition(again == manifest, "the manifest does not read back as written")
     }
     return 0
