@@ -340,9 +340,14 @@ enum DefaultTemplates {
           if (worker.state === "installed" && navigator.serviceWorker.controller) offer(worker);
         });
       });
+      // A page left open learns of a redeploy too: when it is shown again, and every half hour.
+      function check() {
+        registration.update().catch(function () {});
+      }
       document.addEventListener("visibilitychange", function () {
-        if (document.visibilityState === "visible") registration.update().catch(function () {});
+        if (document.visibilityState === "visible") check();
       });
+      window.setInterval(check, 30 * 60 * 1000);
     }).catch(function () {
       // No worker (storage off, a private window): the site works online as before.
     });
