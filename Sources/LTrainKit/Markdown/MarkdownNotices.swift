@@ -187,34 +187,51 @@ extension Markdown {
 
     /// Whether `text` holds any character sequence a notice needs: most texts do not, and are
     /// then not parsed a second time. A `scheme://` right after `(` or `<` is a link's destination
-    /// (`[the MTA](https://mta.info/)`, `<https://mta.info/>`), not a bare URL.
+    /// (`[the MTA](https://mta.info/)`, `<https://mta.info/>`), not a bare URL. One look-up a byte,
+    /// and a closer look only at the few bytes that can start one: it runs for every text of every
+    /// build (a Character-free loop that tested each byte against every pattern took 13 µs for a
+    /// 3 KB station, 130 ms for 10,000; this takes about 2 µs).
     static func mayHoldNotices(_ text: String, options: MarkdownOptions) -> Bool {
-        var previous: UInt8 = 0
-        /// The byte before the current run of letters (a URL's scheme, when "://" follows it).
-        var beforeLetters: UInt8 = 0
-        var ws = 0
-        for byte in text.utf8 {
-            let isLetter = (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
-            if isLetter && !((previous | 0x20) >= UInt8(ascii: "a") && (previous | 0x20) <= UInt8(ascii: "z")) {
-                beforeLetters = previous
+        var text = text
+        return text.withUTF8 { bytes in
+            let count = bytes.count
+            func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") }
+            for index in 0..<count where noticeStarts[Int(bytes[index])] {
+                let next = index + 1 < count ? bytes[index + 1] : 0
+                switch bytes[index] {
+                case UInt8(ascii: "|"):
+                    return true
+                case UInt8(ascii: "~") where next == UInt8(ascii: "~"):
+                    return true
+                case UInt8(ascii: "[") where [UInt8(ascii: "^"), UInt8(ascii: " "), UInt8(ascii: "x"), UInt8(ascii: "X")].contains(next):
+                    return true
+                case UInt8(ascii: "<") where !options.allowsUnsafeHTML:
+                    return true
+                case UInt8(ascii: ":") where next == UInt8(ascii: "/"):
+                    // The byte before the scheme (`https`) it ends.
+                    var start = index
+                    while start > 0 && isLetter(bytes[start - 1]) { start -= 1 }
+                    let before = start > 0 ? bytes[start - 1] : 0
+                    if start < index && before != UInt8(ascii: "(") && before != UInt8(ascii: "<") { return true }
+                case UInt8(ascii: ".") where index >= 3:
+                    // `www.`, not right after `/` or `(` (a link's `http://www.` or `(www.`).
+                    if bytes[index - 1] == UInt8(ascii: "w") && bytes[index - 2] == UInt8(ascii: "w")
+                        && bytes[index - 3] == UInt8(ascii: "w")
+                    {
+                        let before = index >= 4 ? bytes[index - 4] : 0
+                        if !isLetter(before) && before != UInt8(ascii: "/") && before != UInt8(ascii: "(") { return true }
+                    }
+                default:
+                    break
+                }
             }
-            ws = byte == UInt8(ascii: "w") ? ws + 1 : (byte == UInt8(ascii: ".") && ws >= 3 ? -1 : 0)
-            if ws == -1 && beforeLetters != UInt8(ascii: "(") && beforeLetters != UInt8(ascii: "/") { return true }
-            switch (previous, byte) {
-            case (_, UInt8(ascii: "|")), (UInt8(ascii: "~"), UInt8(ascii: "~")), (UInt8(ascii: "["), UInt8(ascii: "^")),
-                (UInt8(ascii: "["), UInt8(ascii: " ")), (UInt8(ascii: "["), UInt8(ascii: "x")),
-                (UInt8(ascii: "["), UInt8(ascii: "X")):
-                return true
-            case (UInt8(ascii: ":"), UInt8(ascii: "/")) where beforeLetters != UInt8(ascii: "(") && beforeLetters != UInt8(ascii: "<"):
-                return true
-            case (UInt8(ascii: "<"), _) where !options.allowsUnsafeHTML:
-                return true
-            default:
-                break
-            }
-            previous = byte
+            return false
         }
-        return false
+    }
+
+    /// The bytes that may start a notice's character sequence.
+    private static let noticeStarts: [Bool] = (0..<256).map { byte in
+        "|~[<:.".utf8.contains(UInt8(byte))
     }
 
     /// A delimiter row of a GitHub-style table: `|---|:--:|`, `--- | ---`.
