@@ -43,6 +43,17 @@ import Testing
         #expect(found("A < B and 3 <4.\n").isEmpty, "a lone '<' is text")
     }
 
+    /// Only the first of each kind is located: one paragraph of 100,000 lines, each with a tag
+    /// of its own, takes linear time (locating every tag searched the paragraph from its start
+    /// for that tag's text: quadratic).
+    @Test func aHundredThousandNoticesInOneParagraphAreCountedNotEachLocated() {
+        let text = (0..<100_000).map { "a <b data-n=\"\($0)\">c</b> ~~d~~\n" }.joined()
+        let notices = Markdown.notices(in: text)
+        #expect(notices.map { "\($0.kind.rawValue) \($0.line):\($0.column) +\($0.more)" } == [
+            "omittedHTML 1:3 +199999", "strikethrough 1:23 +99999",
+        ])
+    }
+
     @Test func plainCommonMarkHasNoNoticesAndIsNotParsedTwice() {
         let text = "## Where it is\n\nUnion Square, [next](04-third-avenue.md). *Busy* at 5 pm.\n\n- one\n- two\n"
         #expect(found(text).isEmpty)
