@@ -143,7 +143,7 @@ import Testing
 
     @Test func eventsAreServerSentEventsWithEscapedJSON() {
         #expect(ReloadHub.event("reload", data: "a\nb") == "event: reload\ndata: a\ndata: b\n\n")
-        #expect(ReloadHub.jsonString("x\"<y>\n\u{1}") == #""x\"\u003cy>\n\u0001""#)
+        #expect(JSONText.quoted("x\"<y>\n\u{1}\u{2028}") == #""x\"\u003cy>\n\u0001\u2028""#)
         #expect(LiveReload.inject(into: Array("<p>no body".utf8)) == Array("<p>no body".utf8) + LiveReload.tag)
     }
 }

@@ -33,9 +33,9 @@ public enum OfflineSite {
         }
         let shortName = site.title.count <= 12 ? site.title : String(site.title.prefix(11)) + "…"
         var manifest = "{\n"
-        manifest += "  \"name\": \(json(site.title)),\n"
-        manifest += "  \"short_name\": \(json(shortName)),\n"
-        manifest += "  \"lang\": \(json(site.language)),\n"
+        manifest += "  \"name\": \(JSONText.quoted(site.title)),\n"
+        manifest += "  \"short_name\": \(JSONText.quoted(shortName)),\n"
+        manifest += "  \"lang\": \(JSONText.quoted(site.language)),\n"
         manifest += "  \"start_url\": \"index.html\",\n"
         manifest += "  \"scope\": \"./\",\n"
         manifest += "  \"display\": \"standalone\",\n"
@@ -43,7 +43,7 @@ public enum OfflineSite {
         manifest += "  \"background_color\": \"\(backgroundColour)\",\n"
         manifest += "  \"icons\": [\n"
         manifest += icons.map { icon in
-            "    {" + ["src", "sizes", "type", "purpose"].compactMap { key in icon[key].map { "\"\(key)\": \(json($0))" } }
+            "    {" + ["src", "sizes", "type", "purpose"].compactMap { key in icon[key].map { "\"\(key)\": \(JSONText.quoted($0))" } }
                 .joined(separator: ", ") + "}"
         }.joined(separator: ",\n")
         manifest += "\n  ]\n}\n"
@@ -66,28 +66,8 @@ public enum OfflineSite {
         }
         var text = "// Written by ltrain build: every file of the site, with its content hash, for sw.js.\n"
         text += "self.ltrainOffline = {\n  \"version\": \"\(hasher.hash)\",\n  \"files\": [\n"
-        text += files.map { "    [\(json($0.path)), \"\($0.hash)\"]" }.joined(separator: ",\n")
+        text += files.map { "    [\(JSONText.quoted($0.path)), \"\($0.hash)\"]" }.joined(separator: ",\n")
         text += "\n  ]\n};\n"
         return text
-    }
-
-    /// A JSON string literal.
-    static func json(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            // `<` escaped too, so the text can never close a script element it is written into.
-            case "<": result += "\\u003c"
-            case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
-                result += String(format: "\\u%04x", scalar.value)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 }

@@ -131,7 +131,7 @@ enum TemplateNames {
         var uses: [String: [SourceLocationKey: Use]] = [:]
         for page in pageTemplates {
             guard let schema = schema(of: page), let nodes = library.nodes(of: page) else { continue }
-            var walk = Walk(library: library, template: page)
+            var walk = Walk(library: library)
             walk.visit(nodes, stack: [schema], overrides: [:], template: page, depth: 0)
             for (template, found) in walk.uses {
                 for (key, use) in found {
@@ -166,14 +166,12 @@ enum TemplateNames {
     /// sections push, as rendering would.
     private struct Walk {
         let library: MustacheLibrary
-        let template: String
         var uses: [String: [SourceLocationKey: Use]] = [:]
         /// Partials being walked, to stop at recursion.
         var including: [String] = []
 
-        init(library: MustacheLibrary, template: String) {
+        init(library: MustacheLibrary) {
             self.library = library
-            self.template = template
         }
 
         /// The shape `name` resolves to in `stack`, or nil with the names that were there.
@@ -219,8 +217,12 @@ enum TemplateNames {
             return shape
         }
 
+        /// Walks `nodes` of `template` with the shapes sections have pushed. `overrides`: the
+        /// blocks a caller of a parent template replaces, and `owners`, the template each
+        /// replacement is written in (names in it are that file's).
         mutating func visit(
-            _ nodes: [MustacheNode], stack: [Shape], overrides: [String: [MustacheNode]], template: String, depth: Int
+            _ nodes: [MustacheNode], stack: [Shape], overrides: [String: [MustacheNode]] = [:],
+            owners: [String: String] = [:], template: String, depth: Int
         ) {
             guard depth < 64 else { return }
             for node in nodes {
@@ -231,64 +233,47 @@ enum TemplateNames {
                     _ = record(name, in: stack, template: template)
                 case .section(let name, let children, let isInverted):
                     let shape = record(name, in: stack, template: template) ?? .any
-                    if isInverted {
-                        visit(children, stack: stack, overrides: overrides, template: template, depth: depth + 1)
-                    } else {
-                        let pushed: Shape
-                        if case .list(let item) = shape { pushed = item } else { pushed = shape }
-                        visit(children, stack: stack + [pushed], overrides: overrides, template: template, depth: depth + 1)
-                    }
+                    var pushed = shape
+                    if case .list(let item) = shape { pushed = item }
+                    visit(
+                        children, stack: isInverted ? stack : stack + [pushed], overrides: overrides, owners: owners,
+                        template: template, depth: depth + 1)
                 case .partial(let reference, _, _):
                     guard !reference.isDynamic, !including.contains(reference.name.text),
                         let partial = library.nodes(of: reference.name.text)
                     else { continue }
                     including.append(reference.name.text)
-                    visit(partial, stack: stack, overrides: [:], template: reference.name.text, depth: depth + 1)
+                    visit(partial, stack: stack, template: reference.name.text, depth: depth + 1)
                     including.removeLast()
                 case .parent(let reference, let blocks, _, _):
+                    // The outermost caller's replacement wins; each is checked as its own file's.
                     var inherited = overrides
-                    for block in blocks where inherited[block.name] == nil { inherited[block.name] = block.nodes }
+                    var inheritedOwners = owners
+                    for block in blocks where inherited[block.name] == nil {
+                        inherited[block.name] = block.nodes
+                        inheritedOwners[block.name] = template
+                    }
                     guard !reference.isDynamic, !including.contains(reference.name.text),
                         let parent = library.nodes(of: reference.name.text)
                     else {
-                        for block in blocks { visit(block.nodes, stack: stack, overrides: overrides, template: template, depth: depth + 1) }
+                        for block in blocks {
+                            visit(block.nodes, stack: stack, overrides: overrides, owners: owners, template: template, depth: depth + 1)
+                        }
                         continue
                     }
                     including.append(reference.name.text)
-                    // Block contents are the caller's: names in them are checked where they are used,
-                    // in the caller's file.
-                    let owners = Dictionary(blocks.map { ($0.name, template) }, uniquingKeysWith: { first, _ in first })
-                    visitParent(parent, stack: stack, overrides: inherited, owners: owners, template: reference.name.text, depth: depth + 1)
+                    visit(
+                        parent, stack: stack, overrides: inherited, owners: inheritedOwners,
+                        template: reference.name.text, depth: depth + 1)
                     including.removeLast()
                 case .block(let block):
-                    visit(overrides[block.name] ?? block.nodes, stack: stack, overrides: overrides, template: template, depth: depth + 1)
-                }
-            }
-        }
-
-        /// A parent's nodes, with each overridden block's nodes checked as the caller's template.
-        private mutating func visitParent(
-            _ nodes: [MustacheNode], stack: [Shape], overrides: [String: [MustacheNode]], owners: [String: String],
-            template: String, depth: Int
-        ) {
-            guard depth < 64 else { return }
-            for node in nodes {
-                switch node {
-                case .block(let block):
                     if let replacement = overrides[block.name] {
-                        visit(replacement, stack: stack, overrides: overrides, template: owners[block.name] ?? template, depth: depth + 1)
+                        visit(
+                            replacement, stack: stack, overrides: overrides, owners: owners,
+                            template: owners[block.name] ?? template, depth: depth + 1)
                     } else {
-                        visit(block.nodes, stack: stack, overrides: overrides, template: template, depth: depth + 1)
+                        visit(block.nodes, stack: stack, overrides: overrides, owners: owners, template: template, depth: depth + 1)
                     }
-                case .section(let name, let children, let isInverted):
-                    let shape = record(name, in: stack, template: template) ?? .any
-                    let pushed: Shape
-                    if case .list(let item) = shape, !isInverted { pushed = item } else { pushed = shape }
-                    visitParent(
-                        children, stack: isInverted ? stack : stack + [pushed], overrides: overrides, owners: owners,
-                        template: template, depth: depth + 1)
-                default:
-                    visit([node], stack: stack, overrides: overrides, template: template, depth: depth)
                 }
             }
         }

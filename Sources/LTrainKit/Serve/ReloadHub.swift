@@ -20,7 +20,7 @@ public final class ReloadHub: @unchecked Sendable {
 
     /// `event: problem`: the last build failed; open pages show the messages until it is fixed.
     public func problem(_ messages: [String]) {
-        let json = "{\"messages\":[" + messages.map(Self.jsonString).joined(separator: ",") + "]}"
+        let json = "{\"messages\":[" + messages.map(JSONText.quoted).joined(separator: ",") + "]}"
         let event = Self.event("problem", data: json)
         publish(event, problem: event)
     }
@@ -107,26 +107,5 @@ public final class ReloadHub: @unchecked Sendable {
 
     static func event(_ name: String, data: String) -> String {
         "event: \(name)\n" + data.split(separator: "\n", omittingEmptySubsequences: false).map { "data: \($0)\n" }.joined() + "\n"
-    }
-
-    static func jsonString(_ text: String) -> String {
-        var json = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": json += "\\\""
-            case "\\": json += "\\\\"
-            case "\n": json += "\\n"
-            case "\r": json += "\\r"
-            case "\t": json += "\\t"
-            case "<": json += "\\u003c"
-            default:
-                if scalar.value < 0x20 {
-                    json += String(format: "\\u%04x", scalar.value)
-                } else {
-                    json.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return json + "\""
     }
 }
