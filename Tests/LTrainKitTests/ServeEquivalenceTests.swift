@@ -32,7 +32,7 @@ import Testing
         return files
     }
 
-    @Test(arguments: [1, 2, 3])
+    @Test(arguments: [1, 2, 3, 4, 5, 6])
     func servedSiteEqualsAFreshBuildAfterEveryEdit(seed: Int) throws {
         let site = try TestSite.defaultSite()
         var options = ServeOptions()
@@ -43,7 +43,8 @@ import Testing
         var random = Random(state: UInt64(seed))
         var added = 0
         var log: [String] = []
-        for step in 0..<40 {
+        var plans: Set<String> = []
+        for step in 0..<60 {
             let stations = try FileManager.default.contentsOfDirectory(atPath: site.content + "/stations")
                 .filter { $0.hasSuffix(".md") }.sorted()
             let station = stations[random.next(stations.count)]
@@ -51,7 +52,7 @@ import Testing
             var changed: [String] = []
             var undo: (() throws -> Void)?
             let text = try String(contentsOfFile: stationPath, encoding: .utf8)
-            switch random.next(9) {
+            switch random.next(17) {
             case 0:
                 try site.write("content/stations/\(station)", text + "\nEdit \(step), with **emphasis**.\n")
                 changed = [stationPath]
@@ -90,12 +91,62 @@ import Testing
                 let target = stations[random.next(stations.count)]
                 try site.write("content/stations/\(station)", text + "\nSee [the stop](\(target)).\n")
                 changed = [stationPath]
+                // A link to a draft breaks the site.
+                undo = { try site.write("content/stations/\(station)", text) }
                 log.append("link from \(station) to \(target)")
             case 7:
                 let index = site.content + "/index.md"
                 try site.write("content/index.md", try String(contentsOfFile: index, encoding: .utf8) + "\nIndex edit \(step).\n")
                 changed = [index]
                 log.append("index body")
+            case 9:
+                // Its own slug: the station's pages move, and links to its file follow them.
+                let edited = text.replacingOccurrences(of: "---\ntitle:", with: "---\nslug: moved-\(step)\ntitle:")
+                try site.write("content/stations/\(station)", edited)
+                changed = [stationPath]
+                undo = { try site.write("content/stations/\(station)", text) }
+                log.append("slug of \(station)")
+            case 10:
+                let edited = text.replacingOccurrences(
+                    of: #"summary: ([^\n]*)"#, with: "summary: $1 \(step)", options: .regularExpression)
+                try site.write("content/stations/\(station)", edited.contains("summary:") ? edited : text.replacingOccurrences(of: "---\ntitle:", with: "---\nsummary: Added \(step).\ntitle:"))
+                changed = [stationPath]
+                log.append("summary of \(station)")
+            case 11 where stations.count > 3:
+                // A draft leaves the line; its pages go, and links to it break (the build says so).
+                try site.write("content/stations/\(station)", text.replacingOccurrences(of: "---\ntitle:", with: "---\ndraft: true\ntitle:"))
+                changed = [stationPath]
+                undo = { try site.write("content/stations/\(station)", text) }
+                log.append("draft \(station)")
+            case 12:
+                // Renumbered: the same station in another place of the line (its slug stays).
+                let slug = station.drop { $0 != "-" }.dropFirst()
+                let renamed = String(format: "%02d.%d-", random.next(8), step) + slug
+                #expect(rename(stationPath, site.content + "/stations/" + renamed) == 0)
+                changed = [stationPath, site.content + "/stations/" + renamed]
+                undo = { #expect(rename(site.content + "/stations/" + renamed, stationPath) == 0) }
+                log.append("renumbered \(station) to \(renamed)")
+            case 13:
+                let index = site.content + "/index.md"
+                let text = try String(contentsOfFile: index, encoding: .utf8)
+                let edited = random.next(2) == 0
+                    ? text.replacingOccurrences(of: #"title: ([^\n]*)"#, with: "title: $1 \(step)", options: .regularExpression)
+                    : text.replacingOccurrences(of: "---\ntitle:", with: "---\nlabels:\n  done: Done \(step)\ntitle:")
+                try site.write("content/index.md", edited)
+                changed = [index]
+                log.append("index title or labels")
+            case 14:
+                let name = "note-\(random.next(3)).txt"
+                try site.write("content/assets/\(name)", "Note \(step)\n")
+                changed = [site.content + "/assets", site.content + "/assets/" + name]
+                log.append("asset")
+            case 15:
+                let checklist = site.content + "/checklists/check-one.md"
+                let text = try String(contentsOfFile: checklist, encoding: .utf8)
+                try site.write("content/checklists/check-one.md", text.replacingOccurrences(
+                    of: #"title: ([^\n]*)"#, with: "title: $1 \(step)", options: .regularExpression))
+                changed = [checklist]
+                log.append("checklist title")
             default:
                 let checklist = site.content + "/checklists/check-one.md"
                 try site.write("content/checklists/check-one.md", try String(contentsOfFile: checklist, encoding: .utf8) + "- Row \(step)\n")
@@ -103,6 +154,10 @@ import Testing
                 log.append("checklist row")
             }
             let outcome = preview.rebuild(changed: Set(changed))
+            switch outcome.plan.scope {
+            case .everyPage: plans.insert("every page")
+            case .pages: plans.insert(outcome.plan.pagesAddedOrRemoved ? "pages added or removed" : "some pages")
+            }
             let fresh: [String: [UInt8]]
             do throws(BuildFailure) {
                 fresh = try Self.freshBuild(site)
@@ -111,7 +166,8 @@ import Testing
                 // and keeps the last good site; put the file back and go on.
                 #expect(!outcome.problems.isEmpty, "step \(step) (\(log.last ?? "")): the build failed, serve did not")
                 try undo?()
-                #expect(preview.rebuild(changed: Set(changed)).problems.isEmpty)
+                let restored = preview.rebuild(changed: Set(changed))
+                #expect(restored.problems.isEmpty, "seed \(seed), step \(step): undoing \(log.suffix(3)) left \(restored.problems.map(\.message))")
                 continue
             }
             #expect(outcome.problems.isEmpty, "step \(step) (\(log.last ?? "")): \(outcome.problems)")
@@ -121,5 +177,7 @@ import Testing
                 Issue.record("seed \(seed), step \(step) after \(log.suffix(3)): \(path) differs from a fresh build")
             }
         }
+        // Every kind of plan was made, so each was held to a fresh build.
+        #expect(plans == ["every page", "some pages", "pages added or removed"], "seed \(seed): \(plans)")
     }
 }

@@ -73,12 +73,20 @@ import Testing
         try site.write("content/stations/03-union-square.md.tmp", try String(contentsOfFile: path, encoding: .utf8) + "\nSaved.\n")
         #expect(rename(temporary, path) == 0)
         let save = preview.rebuild(changed: [temporary, path])
-        #expect(save.onlyBodies, "the temporary file knocked the save off the fast path")
+        #expect(save.plan == SitePlan(scope: .pages([.info(slug: "union-square")])), "the temporary file widened the plan")
         #expect(save.renderedPages == 1 && save.changedFiles == 1)
-        // A title edit is not a body edit: it takes the full path, which renders what shows the title.
+        // A title edit reaches the pages that show the title: its station, its info page, both
+        // neighbours (their bar), the index, and the 404 page (which names the first station).
         try site.write("content/stations/03-union-square.md", try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "title: Union Square", with: "title: Union Sq"))
         let title = preview.rebuild(changed: [path])
-        #expect(!title.onlyBodies && title.renderedPages == 5)
+        #expect(
+            title.plan
+                == SitePlan(
+                    scope: .pages([
+                        .station(slug: "union-square"), .info(slug: "union-square"), .station(slug: "sixth-avenue"),
+                        .station(slug: "third-avenue"), .index, .notFound,
+                    ])))
+        #expect(title.renderedPages == 5, "the 404 page does not show the third station: its key is the same")
     }
 
     @Test func changesAreClassifiedByTheRulesTheLoaderReadsBy() {

@@ -74,6 +74,16 @@ public struct PreparedSite: Sendable {
     public var staticFiles: [AssetFile]
     public var warnings: [Diagnostic]
 
+    /// The same site with its stations edited in place (see `SiteBuilder.update`): the routes and
+    /// everything the renderer computed from them stay.
+    func replacingStations(with site: Site, warnings: [Diagnostic]) -> PreparedSite {
+        var copy = self
+        copy.site = site
+        copy.renderer = renderer.replacingStations(with: site)
+        copy.warnings = warnings
+        return copy
+    }
+
     /// Every file that is not a page: template static files, content assets, and the content's
     /// static files for the site's root.
     public var copiedFiles: [AssetFile] { staticFiles + site.assets + site.rootFiles }
@@ -104,7 +114,17 @@ public struct PreparedSite: Sendable {
         let site = loadedContent.flatMap { SiteBuilder.build($0, settings: settings, log: &log) }
         clock.lap("model and templates")
         try log.throwIfErrors()
-        guard let site, let library, let loadedTemplates else { throw BuildFailure(log.diagnostics) }
+        guard let site else { throw BuildFailure(log.diagnostics) }
+        return try assemble(site: site, templates: loadedTemplates, library: library, log: &log, clock: &clock)
+    }
+
+    /// Route over a site already modelled (the preview server keeps it when only templates changed).
+    static func assemble(
+        site: Site, templates loadedTemplates: LoadedTemplates?, library: MustacheLibrary?,
+        log: inout DiagnosticLog, clock: inout PhaseClock
+    ) throws(BuildFailure) -> PreparedSite {
+        try log.throwIfErrors()
+        guard let library, let loadedTemplates else { throw BuildFailure(log.diagnostics) }
         for warning in TemplateNames.check(
             library, pageTemplates: PageRenderer.pageTemplates + ["404"], paths: loadedTemplates.displayPaths)
         {
@@ -388,20 +408,35 @@ public enum SiteBuild {
         var pageChecks: [PageCheck]
     }
 
-    /// Renders every page in parallel, streaming each into the staging folder as it is done and
-    /// keeping only its links for the check; then copies the other files and checks every link.
+    /// The executor: takes each page in the plan's scope to its key, then keeps it (rendered from
+    /// the same inputs last time) or renders, checks and writes it, in parallel, streaming each
+    /// into the sink as it is done and keeping only its links for the check; then writes the other
+    /// files and checks every link into another page's fragment. Pages outside the scope (and,
+    /// with a plan of some pages, every other file) are left as the sink has them.
     static func render(
-        _ prepared: PreparedSite, into output: some PageSink, jobs: Int,
+        _ prepared: PreparedSite, plan: SitePlan = .everyPage, into output: some PageSink, jobs: Int,
         progress: (@Sendable (Int, Int) -> Void)? = nil, clock: inout PhaseClock
     ) throws(BuildFailure) -> RenderResult {
         let renderer = prepared.renderer
-        let pages = renderer.pages
-        let copied = prepared.copiedFiles
-        let generated = Routes.generatedFiles(for: prepared.site, themeFiles: prepared.staticFiles)
-        let allPaths = pages.map { prepared.routes.path(of: $0) } + copied.map(\.outputPath) + generated
-        try output.createFolders(for: allPaths)
+        let routes = prepared.routes
+        // A sink that starts empty (the build's staging folder) needs every page and file.
+        let scope = output.keepsUntouchedFiles ? plan.scope : .everyPage
+        let pages: [Page]
+        switch scope {
+        case .everyPage: pages = renderer.pages
+        // In the site's order of output paths, so that problems are reported in a fixed order.
+        case .pages(let some): pages = some.filter { routes.pagePaths[$0] != nil }.sorted { routes.path(of: $0) < routes.path(of: $1) }
+        }
+        let copied = scope == .everyPage ? prepared.copiedFiles : []
+        let listsFiles = scope == .everyPage || plan.pagesAddedOrRemoved
+        let generated = listsFiles ? Routes.generatedFiles(for: prepared.site, themeFiles: prepared.staticFiles) : []
+        let allPaths =
+            listsFiles
+            ? renderer.pages.map { routes.path(of: $0) } + prepared.copiedFiles.map(\.outputPath)
+                + Routes.generatedFiles(for: prepared.site, themeFiles: prepared.staticFiles) : []
+        if listsFiles { try output.createFolders(for: allPaths) }
 
-        let files = Set(allPaths)
+        let files = listsFiles ? Set(allPaths) : Set(routes.pagePaths.values).union(routes.filePaths)
         let results = Mutex([PageCheck?](repeating: nil, count: pages.count))
         let problems = Mutex(DiagnosticLog())
         // Workers take the next small batch of pages from a shared counter, so the load stays even
@@ -494,12 +529,20 @@ public enum SiteBuild {
             }
         }
         try log.throwIfErrors()
-        let checks = results.withLock { $0.compactMap { $0 } }
+        var checks = results.withLock { $0.compactMap { $0 } }
+        if case .pages = scope {
+            // The pages that rendered pages link into, when kept: their ids as the sink has them.
+            let checked = Set(checks.map(\.outputPath))
+            let targets = Set(checks.flatMap { $0.fragmentLinks.map(\.target) }).subtracting(checked)
+            for target in targets.sorted() {
+                if let ids = output.previousIDs(target) { checks.append(PageCheck(outputPath: target, ids: Set(ids))) }
+            }
+        }
         let external = LinkChecker.checkFragments(checks, log: &log)
         clock.lap("copy files, check fragments")
         try log.throwIfErrors()
         return RenderResult(
-            fileCount: allPaths.count, rendered: renderedCount.load(ordering: .relaxed), externalLinks: external,
+            fileCount: listsFiles ? allPaths.count : files.count, rendered: renderedCount.load(ordering: .relaxed), externalLinks: external,
             pageChecks: checks)
     }
 }

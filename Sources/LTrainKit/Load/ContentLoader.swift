@@ -90,6 +90,58 @@ public enum ContentChange: Equatable, Sendable {
     }
 }
 
+/// A burst of changed paths (as the file watcher reports them), sorted by what each is to a build:
+/// the one place where `ltrain serve` decides what an edit touched.
+public struct SourceChanges: Sendable, Equatable {
+    /// Paths inside the content folder that the build reads (or may read: a new folder).
+    public var content: Set<String> = []
+    /// Stations edited or saved in place (relative to the content folder), when every content
+    /// change is one; nil when any other content file or folder changed.
+    public var editedStations: [String]? = []
+    public var templates = false
+    /// A file copied as it is (a content asset or static file, a theme file that is not a
+    /// template) may have new bytes, which no model shows.
+    public var copiedFiles = false
+
+    public init(_ paths: Set<String>, contentDirectory: String, templatesDirectory: String) {
+        let contentPrefix = contentDirectory.hasSuffix("/") ? contentDirectory : contentDirectory + "/"
+        let templatesPrefix = templatesDirectory.hasSuffix("/") ? templatesDirectory : templatesDirectory + "/"
+        for path in paths.sorted() {
+            if path == templatesDirectory || path.hasPrefix(templatesPrefix) {
+                templates = true
+                let relative = path.dropFirst(templatesPrefix.count)
+                let name = relative.split(separator: "/").last ?? ""
+                let isSource = relative.hasSuffix(".mustache") || relative.isEmpty
+                if !isSource && !name.hasPrefix(".") && !ContentLoader.isEditorLeftover(String(name)) { copiedFiles = true }
+                continue
+            }
+            guard path.hasPrefix(contentPrefix) else {
+                // The content folder itself (removed, renamed) or a path outside both: read everything.
+                content.insert(path)
+                editedStations = nil
+                continue
+            }
+            let relative = String(path.dropFirst(contentPrefix.count))
+            switch ContentChange(relative) {
+            // An editor's save through `x.md.tmp` renamed over `x.md`: the temporary file is
+            // nothing the build reads. A new folder may hold files the build reads.
+            case .ignored where FileSystem.kind(of: path) != .directory:
+                continue
+            case .station:
+                editedStations?.append(relative)
+            case .asset, .staticFile:
+                copiedFiles = true
+                editedStations = nil
+            default:
+                editedStations = nil
+            }
+            content.insert(path)
+        }
+    }
+
+    public var touchesContent: Bool { !content.isEmpty }
+}
+
 /// The Load stage: reads the content and templates folders. The only stage, with Write, that reads the disk.
 public enum ContentLoader {
     /// Markdown files larger than this are refused as not sane (the largest real station is a few KiB).

@@ -85,6 +85,31 @@ public enum SiteBuilder {
             checklists: checklists, assets: content.assets, rootFiles: content.staticFiles, markdownOptions: options, offline: offline)
     }
 
+    /// The site with the stations of `files` modelled again and put back in their places, when
+    /// that is all an edit did: each file is a station of the line that keeps its number and slug
+    /// and stays in it (not a draft now). Nil when the edit moves, adds or removes a station, or
+    /// the file has a problem: then the whole site is modelled again, which reports it.
+    public static func update(
+        _ site: Site, stations files: [ContentFile], settings: Settings = Settings(), log: inout DiagnosticLog
+    ) -> Site? {
+        var site = site
+        var edited: [MarkdownSource] = []
+        // Reported only when the update stands; otherwise the whole site's modelling reports them.
+        var fileLog = DiagnosticLog(limit: .max)
+        for file in files {
+            guard let position = site.line.stations.firstIndex(where: { $0.info.body.contentPath == file.relativePath }),
+                let (station, isDraft, _) = station(from: file, log: &fileLog), let station, !fileLog.hasErrors,
+                !isDraft || settings.includeDrafts,
+                station.slug == site.line.stations[position].slug, station.number == site.line.stations[position].number
+            else { return nil }
+            site.line.stations[position] = station
+            edited.append(station.info.body)
+        }
+        log.report(contentsOf: fileLog.diagnostics)
+        reportNotices(in: edited, checklists: [], options: site.markdownOptions, log: &log)
+        return site
+    }
+
     // MARK: Markdown that is not CommonMark
 
     /// Warns about every text's Markdown that CommonMark reads otherwise than its author expects

@@ -134,12 +134,41 @@ public struct PageRenderer: Sendable {
         return copy
     }
 
-    /// The same renderer over a site whose stations changed only in their Markdown bodies (same
-    /// slugs, titles, summaries and order), keeping everything computed from those.
-    func replacingStationBodies(with site: Site) -> PageRenderer {
+    /// The same renderer over a site whose stations were edited in place (the same slugs, files
+    /// and order; see `SiteBuilder.update`), keeping everything computed from those.
+    func replacingStations(with site: Site) -> PageRenderer {
         var copy = self
         copy.site = site
         return copy
+    }
+
+    /// A hash of what every page shares: the values of each folder's pages (`site`, `files`) and
+    /// the Markdown options. Two renderers with the same key give every page the same shared inputs.
+    var sharedValuesKey: ContentHash {
+        var hasher = ContentHasher()
+        hasher.add(markdownOptionsKey)
+        for (folder, key) in folderKeys.sorted(by: { $0.key < $1.key }) {
+            hasher.add(folder)
+            hasher.add(key)
+        }
+        return hasher.hash
+    }
+
+    /// The hash of a page template and every template it can include (nil: no such template).
+    func templateKey(_ template: String) -> ContentHash? {
+        templateKeys[template]
+    }
+
+    /// Every page rendered with the page template `template`.
+    func pages(renderedWith template: String) -> [Page] {
+        switch template {
+        case "index": return [.index]
+        case "station": return site.line.stations.map { .station(slug: $0.slug) }
+        case "info": return site.line.stations.map { .info(slug: $0.slug) }
+        case "checklist": return site.checklists.map { .checklist(slug: $0.slug) }
+        case "404": return library.contains("404") ? [.notFound] : []
+        default: return []
+        }
     }
 
     /// Every page of the site, in a fixed order: index, each station and its info page, checklists.

@@ -24,6 +24,9 @@ public struct Routes: Sendable {
     /// `rewriteContentLink` resolves with besides the page it is asked for. A page whose Markdown
     /// links are rewritten depends on it.
     public private(set) var contentLinksKey = ContentHash(value: 0)
+    /// A hash of every page's and file's output path and of `contentLinksKey`: two routes with
+    /// the same layout key lay out the same pages and files and resolve every link alike.
+    public private(set) var layoutKey = ContentHash(value: 0)
 
     public static func outputPath(of page: Page) -> String {
         switch page {
@@ -120,6 +123,15 @@ public struct Routes: Sendable {
             addTarget(asset.outputPath, asset.outputPath)
         }
         contentLinksKey = linkTargets.hash
+        var layout = ContentHasher()
+        layout.add(contentLinksKey)
+        layout.add(hasNotFoundPage ? 1 : 0)
+        // Pages come in the site's order: their paths hash alike whenever the pages are alike.
+        layout.add(pagePaths.count)
+        for index in stations.indices { layout.add(stations[index].slug) }
+        for checklist in site.checklists { layout.add(checklist.slug) }
+        for path in filePaths.sorted() { layout.add(path) }
+        layoutKey = layout.hash
     }
 
     /// A path with its case folded, without allocating when it has no capitals.

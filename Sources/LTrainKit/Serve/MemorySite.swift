@@ -9,24 +9,52 @@ public struct ServedFile: Sendable, Equatable {
     var links: [String] = []
 }
 
-/// The preview server's `PageSink`: pages go into memory, and a page rendered from the same
-/// inputs as in the previous version is kept from it without rendering.
+/// The preview server's `PageSink`: it starts as the last version of the site, so a page the plan
+/// leaves alone, or rendered from the same inputs, is kept as it is; new pages replace old ones.
 public final class MemorySite: PageSink {
     private let previous: [String: ServedFile]
-    private let state = Mutex([String: ServedFile]())
+    private struct State {
+        var files: [String: ServedFile]
+        /// Set by `createFolders`: the new version's files, when it lists them.
+        var paths: Set<String>?
+        /// Files written with bytes the last version did not have there.
+        var changed = 0
+    }
+    private let state: Mutex<State>
 
     public init(previous: [String: ServedFile] = [:]) {
         self.previous = previous
+        self.state = Mutex(State(files: previous))
     }
 
-    public var files: [String: ServedFile] { state.withLock { $0 } }
+    /// The new version: every file written or kept, and none the new version no longer has.
+    public var files: [String: ServedFile] {
+        state.withLock { state in
+            guard let paths = state.paths else { return state.files }
+            return state.files.filter { paths.contains($0.key) }
+        }
+    }
 
-    public func createFolders(for outputPaths: [String]) throws(BuildFailure) {}
+    /// How many files differ from the last version: written with other bytes, new, or gone.
+    public var changedFiles: Int {
+        state.withLock { state in
+            state.changed + (state.paths.map { paths in previous.keys.count { !paths.contains($0) } } ?? 0)
+        }
+    }
+
+    public var keepsUntouchedFiles: Bool { true }
+
+    public func createFolders(for outputPaths: [String]) throws(BuildFailure) {
+        state.withLock { $0.paths = Set(outputPaths) }
+    }
 
     public func reuse(_ outputPath: String, key: ContentHash) -> [String]? {
         guard let old = previous[outputPath], old.key == key else { return nil }
-        state.withLock { $0[outputPath] = old }
         return old.ids
+    }
+
+    public func previousIDs(_ outputPath: String) -> [String]? {
+        previous[outputPath]?.ids
     }
 
     public func previousLinks(_ outputPath: String) -> [String]? {
@@ -37,6 +65,10 @@ public final class MemorySite: PageSink {
         _ bytes: [UInt8], to outputPath: String, key: ContentHash?, ids: [String], links: [String]
     ) throws(Diagnostic) {
         let file = ServedFile(bytes: bytes, etag: "\"\(ContentHash(bytes))\"", key: key, ids: ids, links: links)
-        state.withLock { $0[outputPath] = file }
+        let isNew = previous[outputPath]?.etag != file.etag
+        state.withLock { state in
+            state.files[outputPath] = file
+            if isNew { state.changed += 1 }
+        }
     }
 }

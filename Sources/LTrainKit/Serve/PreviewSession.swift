@@ -23,9 +23,8 @@ public final class PreviewSession: Sendable {
         var templates: LoadedTemplates?
         var library: MustacheLibrary?
         var problems: [Diagnostic] = []
-        /// The last good build's site and routes, and every output path, for the fast path.
+        /// The last good version's model, routes and renderer, which the next change is planned against.
         var prepared: PreparedSite?
-        var files: Set<String> = []
     }
 
     public let options: ServeOptions
@@ -45,8 +44,8 @@ public final class PreviewSession: Sendable {
         public var milliseconds: Double
         public var problems: [Diagnostic]
         public var warnings: [Diagnostic]
-        /// True when only changed station bodies were read, rendered and checked (the fast path).
-        public var onlyBodies = false
+        /// The pages the rebuild looked at (see `SitePlan`).
+        public var plan = SitePlan.everyPage
     }
 
     /// Rebuilds after `changed` paths changed (nil: read everything again), then tells the open
@@ -56,13 +55,19 @@ public final class PreviewSession: Sendable {
         rebuilding.withLock { _ in rebuildNow(changed: changed) }
     }
 
+    /// Load what changed → model (only the edited stations, when that is all that changed) →
+    /// route → plan against the last version → execute into memory → serve and tell the pages.
     private func rebuildNow(changed: Set<String>?) -> Outcome {
         let start = DispatchTime.now().uptimeNanoseconds
-        if let changed, let outcome = rebuildBodiesOnly(changed: changed, start: start) { return outcome }
         var snapshot = state.withLock { $0 }
         var log = DiagnosticLog()
-        let templatesPrefix = options.templatesDirectory.hasSuffix("/") ? options.templatesDirectory : options.templatesDirectory + "/"
-        let templatesChanged = changed.map { paths in paths.contains { $0.hasPrefix(templatesPrefix) || $0 == options.templatesDirectory } } ?? true
+        var clock = PhaseClock()
+        let changes = changed.map {
+            SourceChanges($0, contentDirectory: options.contentDirectory, templatesDirectory: options.templatesDirectory)
+        }
+
+        // Load: what changed, or everything the first time.
+        let templatesChanged = changes?.templates ?? true
         if templatesChanged || snapshot.templates == nil {
             snapshot.templates = ContentLoader.loadTemplates(
                 from: options.templatesDirectory, required: options.templatesRequired, log: &log)
@@ -70,10 +75,9 @@ public final class PreviewSession: Sendable {
                 PreparedSite.checkedLibrary($0, templatesDirectory: options.templatesDirectory, log: &log)
             }
         }
-        let contentChanges = changed?.filter { !$0.hasPrefix(templatesPrefix) }
-        if var content = snapshot.content, let contentChanges {
-            if !contentChanges.isEmpty
-                && !ContentLoader.refresh(&content, from: options.contentDirectory, changed: contentChanges, log: &log)
+        if var content = snapshot.content, let changes {
+            if changes.touchesContent
+                && !ContentLoader.refresh(&content, from: options.contentDirectory, changed: changes.content, log: &log)
             {
                 snapshot.content = ContentLoader.loadContent(from: options.contentDirectory, log: &log)
             } else {
@@ -82,17 +86,38 @@ public final class PreviewSession: Sendable {
         } else {
             snapshot.content = ContentLoader.loadContent(from: options.contentDirectory, log: &log)
         }
-        var clock = PhaseClock()
         clock.lap("serve: load changes")
+
+        // Model, route and plan: from the last good version where the change allows.
+        let last = snapshot.problems.isEmpty ? snapshot.prepared : nil
         let memory = MemorySite(previous: snapshot.served)
         var rendered = 0
         var preparedSite: PreparedSite?
+        var plan = SitePlan.everyPage
         do {
-            let prepared = try PreparedSite.assemble(
-                content: snapshot.content, templates: snapshot.templates, library: snapshot.library,
-                settings: SiteBuilder.Settings(includeDrafts: options.includeDrafts), log: &log, clock: &clock)
-            rendered = try SiteBuild.render(prepared, into: memory, jobs: options.jobs, clock: &clock).rendered
-            log.report(contentsOf: prepared.warnings)
+            let settings = SiteBuilder.Settings(includeDrafts: options.includeDrafts)
+            let prepared: PreparedSite
+            if let last, let changes, !templatesChanged, !log.hasErrors, let site = Self.editedInPlace(
+                last.site, changes: changes, content: snapshot.content, settings: settings, log: &log)
+            {
+                prepared = last.replacingStations(with: site, warnings: log.warnings)
+            } else if let last, let changes, !changes.touchesContent {
+                prepared = try PreparedSite.assemble(
+                    site: last.site, templates: snapshot.templates, library: snapshot.library, log: &log, clock: &clock)
+            } else {
+                prepared = try PreparedSite.assemble(
+                    content: snapshot.content, templates: snapshot.templates, library: snapshot.library,
+                    settings: settings, log: &log, clock: &clock)
+            }
+            if let last {
+                let served = snapshot.served
+                let alwaysChecked = served.compactMap { path, file in file.key == nil ? prepared.routes.page(at: path) : nil }
+                plan = SitePlan.between(
+                    last, prepared, alwaysChecked: alwaysChecked, filesChanged: changes?.copiedFiles ?? true,
+                    previousLinks: { served[$0]?.links })
+            }
+            clock.lap("serve: plan")
+            rendered = try SiteBuild.render(prepared, plan: plan, into: memory, jobs: options.jobs, clock: &clock).rendered
             preparedSite = prepared
         } catch {
             // A failure from the model carries the log's own problems again: keep each once.
@@ -115,127 +140,35 @@ public final class PreviewSession: Sendable {
             return Outcome(changedFiles: 0, renderedPages: rendered, milliseconds: milliseconds, problems: problems, warnings: warnings)
         }
         let files = memory.files
-        let changedFiles = Set(files.keys).union(snapshot.served.keys).filter { files[$0]?.etag != snapshot.served[$0]?.etag }.count
+        let changedFiles = memory.changedFiles
         let hadProblems = state.withLock { current in
             let had = !current.problems.isEmpty
             current = State(
                 served: files, content: snapshot.content, templates: snapshot.templates, library: snapshot.library,
-                problems: [], prepared: preparedSite, files: Set(files.keys))
+                problems: [], prepared: preparedSite)
             return had
         }
         if changedFiles > 0 || hadProblems {
             hub.reload(summary: "{\"changed\":\(changedFiles),\"milliseconds\":\(Int(milliseconds.rounded()))}")
         }
-        return Outcome(changedFiles: changedFiles, renderedPages: rendered, milliseconds: milliseconds, problems: [], warnings: warnings)
+        return Outcome(
+            changedFiles: changedFiles, renderedPages: rendered, milliseconds: milliseconds, problems: [], warnings: warnings,
+            plan: plan)
     }
 
-    /// The common edit, made fast: only the Markdown bodies of existing stations changed (same
-    /// title, summary, slug and number). Then only those stations' info pages, and the pages that
-    /// link into other pages' fragments, are rendered and checked. Returns nil when the change is
-    /// anything else, for the full rebuild to handle.
-    private func rebuildBodiesOnly(changed: Set<String>, start: UInt64) -> Outcome? {
-        // Take what is needed without copying the served files (they are replaced in place below).
-        let taken = state.withLock { current -> (PreparedSite, LoadedContent, Set<String>, Set<String>)? in
-            guard current.problems.isEmpty, let prepared = current.prepared, let content = current.content,
-                current.templates != nil, current.library != nil
-            else { return nil }
-            let alwaysChecked = Set(current.served.lazy.filter { $0.value.key == nil }.map(\.key))
-            return (prepared, content, current.files, alwaysChecked)
+    /// The last site with the edited stations modelled again, when the change is only that (see
+    /// `SiteBuilder.update`); nil otherwise.
+    private static func editedInPlace(
+        _ site: Site, changes: SourceChanges, content: LoadedContent?, settings: SiteBuilder.Settings,
+        log: inout DiagnosticLog
+    ) -> Site? {
+        guard let edited = changes.editedStations, !changes.copiedFiles, let content else { return nil }
+        var files: [ContentFile] = []
+        for relative in edited {
+            guard let file = content.stations.first(where: { $0.relativePath == relative }) else { return nil }
+            files.append(file)
         }
-        guard let (lastPrepared, lastContent, files, alwaysChecked) = taken else { return nil }
-        var prepared = lastPrepared
-        var content = lastContent
-        let prefix = options.contentDirectory.hasSuffix("/") ? options.contentDirectory : options.contentDirectory + "/"
-        var relatives: [String] = []
-        for path in changed {
-            guard path.hasPrefix(prefix) else { return nil }
-            let relative = String(path.dropFirst(prefix.count))
-            switch ContentChange(relative) {
-            // An editor's save through `x.md.tmp` renamed over `x.md`: the temporary file is nothing
-            // the build reads, so the save stays a body edit.
-            case .ignored where FileSystem.kind(of: path) != .directory: continue
-            case .station: relatives.append(relative)
-            default: return nil
-            }
-        }
-        var log = DiagnosticLog()
-        guard ContentLoader.refresh(&content, from: options.contentDirectory, changed: changed, log: &log), !log.hasErrors
-        else { return nil }
-        var site = prepared.site
-        var pages: [Page] = []
-        for relative in relatives {
-            guard let file = content.stations.first(where: { $0.relativePath == relative }),
-                let position = site.line.stations.firstIndex(where: { $0.info.body.contentPath == relative }),
-                let (station, isDraft, _) = SiteBuilder.station(from: file, log: &log), let station, !log.hasErrors,
-                !isDraft || options.includeDrafts
-            else { return nil }
-            let old = site.line.stations[position]
-            guard station.title == old.title, station.summary == old.summary, station.slug == old.slug,
-                station.number == old.number
-            else { return nil }
-            site.line.stations[position] = station
-            pages.append(.info(slug: station.slug))
-        }
-        // Pages that link into other pages' fragments are checked on every change.
-        for path in alwaysChecked.sorted() {
-            if let page = prepared.routes.page(at: path), !pages.contains(page) { pages.append(page) }
-        }
-        let renderer = prepared.renderer.replacingStationBodies(with: site)
-        prepared.site = site
-        prepared.renderer = renderer
-        var overlay: [String: ServedFile] = [:]
-        var checks: [PageCheck] = []
-        for page in pages {
-            do throws(Diagnostic) {
-                let inputs = renderer.inputs(for: page, at: renderer.routes.path(of: page))
-                let rendered = try renderer.render(inputs)
-                let check = LinkChecker.checkPage(
-                    outputPath: rendered.outputPath, bytes: rendered.bytes, templatePath: rendered.templatePath,
-                    templateSources: rendered.templateSources,
-                    sourceLinks: rendered.sourceLinks, files: files, siteURL: renderer.site.baseURL)
-                let bytes = rendered.bytes
-                let links = PageRenderer.contentLinks(of: rendered)
-                overlay[rendered.outputPath] = ServedFile(
-                    bytes: bytes, etag: "\"\(ContentHash(bytes))\"",
-                    key: check.fragmentLinks.isEmpty ? renderer.key(of: inputs, links: links) : nil,
-                    ids: check.ids.sorted(), links: links)
-                checks.append(check)
-            } catch {
-                log.report(error)
-            }
-        }
-        // Every problem of the pages rendered, and their #fragment links against the ids of their
-        // targets: newly rendered, or kept.
-        let targets = Set(checks.flatMap { $0.fragmentLinks.map(\.target) })
-        let keptIDs = state.withLock { current in
-            Dictionary(uniqueKeysWithValues: targets.compactMap { target in current.served[target].map { (target, Set($0.ids)) } })
-        }
-        for check in checks {
-            log.report(contentsOf: check.problems)
-            for link in check.fragmentLinks {
-                let ids = overlay[link.target].map { Set($0.ids) } ?? keptIDs[link.target]
-                if let ids, !ids.contains(link.fragment) { log.report(link.problem) }
-            }
-        }
-        let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
-        // Any problem: the full rebuild reports it, and keeps serving the last good site.
-        if log.hasErrors { return nil }
-        let changedFiles = state.withLock { current -> Int in
-            var count = 0
-            for (path, file) in overlay {
-                if current.served[path]?.etag != file.etag { count += 1 }
-                current.served[path] = file
-            }
-            current.content = content
-            current.prepared = prepared
-            return count
-        }
-        if changedFiles > 0 {
-            hub.reload(summary: "{\"changed\":\(changedFiles),\"milliseconds\":\(Int(milliseconds.rounded()))}")
-        }
-        return Outcome(
-            changedFiles: changedFiles, renderedPages: pages.count, milliseconds: milliseconds, problems: [],
-            warnings: log.warnings, onlyBodies: true)
+        return SiteBuilder.update(site, stations: files, settings: settings, log: &log)
     }
 
     /// Every file served now, with its bytes as built (before the live-reload script is added).

@@ -14,9 +14,16 @@ import Synchronization
 /// Where rendered pages go: the staging folder of an output folder on disk, or the memory of the
 /// preview server. Both keep pages rendered from unchanged inputs (`reuse`).
 public protocol PageSink: Sendable {
-    /// Prepares for files at these paths (folders on disk), before writing from several threads.
-    /// The paths come in the build's fixed order, each once; the manifest lists its files so.
+    /// Prepares for files at these paths (folders on disk), before writing from several threads:
+    /// the new version of the site has exactly these files. The paths come in the build's fixed
+    /// order, each once; the manifest lists its files so.
     func createFolders(for outputPaths: [String]) throws(BuildFailure)
+    /// Whether a file the executor does not touch stays as the last version has it (the preview's
+    /// memory), so that a plan of some pages (`SitePlan`) may leave the others alone. The output
+    /// folder stages a whole new site: every file must be kept or written.
+    var keepsUntouchedFiles: Bool { get }
+    /// The ids of the last version of a page, for checking links into it without rendering it.
+    func previousIDs(_ outputPath: String) -> [String]?
     /// Keeps the previous version of a page rendered from the same inputs; returns its ids, or
     /// nil when it must be rendered.
     func reuse(_ outputPath: String, key: ContentHash) -> [String]?
@@ -311,6 +318,12 @@ public final class OutputFolder: PageSink {
             state.unchanged += 1
         }
         return old.ids
+    }
+
+    public var keepsUntouchedFiles: Bool { false }
+
+    public func previousIDs(_ outputPath: String) -> [String]? {
+        previousEntry(outputPath)?.ids
     }
 
     public func previousLinks(_ outputPath: String) -> [String]? {
