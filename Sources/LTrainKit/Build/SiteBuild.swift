@@ -436,7 +436,7 @@ public enum SiteBuild {
                 + Routes.generatedFiles(for: prepared.site, themeFiles: prepared.staticFiles) : []
         if listsFiles { try output.createFolders(for: allPaths) }
 
-        let files = listsFiles ? Set(allPaths) : Set(routes.pagePaths.values).union(routes.filePaths)
+        let files = routes.outputPaths
         let results = Mutex([PageCheck?](repeating: nil, count: pages.count))
         let problems = Mutex(DiagnosticLog())
         // Workers take the next small batch of pages from a shared counter, so the load stays even

@@ -227,21 +227,27 @@ public enum ContentLoader {
     /// each). Two stations linked to one file stay allowed: an alias with a slug of its own.
     static func checkOneRolePerFile(_ content: LoadedContent, log: inout DiagnosticLog) {
         var roles: [String: (role: String, path: String)] = [:]
-        let files =
-            [content.index].compactMap { $0 }.map { ("the index", $0) } + content.stations.map { ("a station", $0) }
-            + content.checklists.map { ("a checklist", $0) }
-        for (role, file) in files where !file.identity.isEmpty {
-            guard let first = roles[file.identity] else {
-                roles[file.identity] = (role, file.displayPath)
-                continue
-            }
-            if first.role != role {
-                log.report(
-                    .error(
-                        "is the same file as \(first.path) (through a symbolic link): one file cannot be both \(first.role) and \(role)",
-                        path: file.displayPath, hint: "copy the file instead of linking to it"))
+        roles.reserveCapacity(content.stations.count + content.checklists.count + 1)
+        // Files are read in place, by index: copying each (every edit in `serve` checks them all)
+        // cost more than the check.
+        func claim(_ files: [ContentFile], as role: String) {
+            for index in files.indices where !files[index].identity.isEmpty {
+                let identity = files[index].identity
+                guard let first = roles[identity] else {
+                    roles[identity] = (role, files[index].displayPath)
+                    continue
+                }
+                if first.role != role {
+                    log.report(
+                        .error(
+                            "is the same file as \(first.path) (through a symbolic link): one file cannot be both \(first.role) and \(role)",
+                            path: files[index].displayPath, hint: "copy the file instead of linking to it"))
+                }
             }
         }
+        claim(content.index.map { [$0] } ?? [], as: "the index")
+        claim(content.stations, as: "a station")
+        claim(content.checklists, as: "a checklist")
     }
 
     /// Reports a directory entry that cannot be read as a file: a special file, or a name that is not UTF-8.
@@ -355,11 +361,22 @@ public enum ContentLoader {
             } else {
                 reportUnreadable(resolved.kind, display: joinPath(directory, relative), log: &log)
             }
+            /// Replaces the file in place, or inserts it where the sorted order puts it.
             func update(_ files: inout [ContentFile]) {
-                files.removeAll { $0.relativePath == relative }
-                if let file {
-                    files.append(file)
-                    files.sort { $0.relativePath < $1.relativePath }
+                // Binary search: the files are sorted by path (as the folder listing sorts names).
+                var low = 0
+                var high = files.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if files[middle].relativePath < relative { low = middle + 1 } else { high = middle }
+                }
+                let position = low
+                let exists = position < files.count && files[position].relativePath == relative
+                switch (file, exists) {
+                case (let file?, true): files[position] = file
+                case (let file?, false): files.insert(file, at: position)
+                case (nil, true): files.remove(at: position)
+                case (nil, false): break
                 }
             }
             if isStation { update(&content.stations) } else { update(&content.checklists) }

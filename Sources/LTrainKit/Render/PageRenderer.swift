@@ -441,11 +441,12 @@ public struct PageRenderer: Sendable {
             var values = ownValues(page, title: nil)
             let count = site.line.stations.count
             values["title"] = .string(site.title)
+            let stations = site.line.stations
             values["stations"] = .array(
-                site.line.stations.enumerated().map { position, station in
+                stations.indices.map { position in
                     [
-                        "title": .string(station.title), "summary": .optional(station.summary),
-                        "href": .string(link(to: .station(slug: station.slug))),
+                        "title": .string(stations[position].title), "summary": .optional(stations[position].summary),
+                        "href": .string(link(to: .station(slug: stations[position].slug))),
                         "position": .int(position + 1), "is_first": .bool(position == 0),
                         "is_last": .bool(position == count - 1),
                     ]

@@ -27,6 +27,8 @@ public struct Routes: Sendable {
     /// A hash of every page's and file's output path and of `contentLinksKey`: two routes with
     /// the same layout key lay out the same pages and files and resolve every link alike.
     public private(set) var layoutKey = ContentHash(value: 0)
+    /// Every page's and file's output path: what a link inside the site may name.
+    public private(set) var outputPaths: Set<String> = []
 
     public static func outputPath(of page: Page) -> String {
         switch page {
@@ -123,6 +125,9 @@ public struct Routes: Sendable {
             addTarget(asset.outputPath, asset.outputPath)
         }
         contentLinksKey = linkTargets.hash
+        outputPaths.reserveCapacity(pagePaths.count + filePaths.count)
+        for path in pagePaths.values { outputPaths.insert(path) }
+        outputPaths.formUnion(filePaths)
         var layout = ContentHasher()
         layout.add(contentLinksKey)
         layout.add(hasNotFoundPage ? 1 : 0)

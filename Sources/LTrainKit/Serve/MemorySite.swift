@@ -9,66 +9,93 @@ public struct ServedFile: Sendable, Equatable {
     var links: [String] = []
 }
 
-/// The preview server's `PageSink`: it starts as the last version of the site, so a page the plan
-/// leaves alone, or rendered from the same inputs, is kept as it is; new pages replace old ones.
+/// The preview server's site and its `PageSink`, as the output folder is the build's: a rebuild
+/// stages what it writes and `commit` puts it in place (or `abandon` drops it), so the last good
+/// version is served until then. A file the executor leaves alone stays as it is, which lets a
+/// plan of some pages (`SitePlan`) touch only those; files are changed in place, never copied.
 public final class MemorySite: PageSink {
-    private let previous: [String: ServedFile]
     private struct State {
-        var files: [String: ServedFile]
-        /// Set by `createFolders`: the new version's files, when it lists them.
+        /// The version served.
+        var files: [String: ServedFile] = [:]
+        /// What the rebuild under way wrote.
+        var staged: [String: ServedFile] = [:]
+        /// Set by `createFolders`: every file of the version under way, when it lists them.
         var paths: Set<String>?
-        /// Files written with bytes the last version did not have there.
-        var changed = 0
     }
-    private let state: Mutex<State>
+    private let state = Mutex(State())
 
-    public init(previous: [String: ServedFile] = [:]) {
-        self.previous = previous
-        self.state = Mutex(State(files: previous))
+    public init() {}
+
+    /// The file served at `path`, if there is one.
+    public func file(at path: String) -> ServedFile? {
+        state.withLock { $0.files[path] }
     }
 
-    /// The new version: every file written or kept, and none the new version no longer has.
+    /// Every file served now.
     public var files: [String: ServedFile] {
+        state.withLock { $0.files }
+    }
+
+    /// The pages kept without a key (they link into other pages' fragments), which every change checks again.
+    var keylessPaths: [String] {
+        state.withLock { state in state.files.compactMap { $0.value.key == nil ? $0.key : nil } }
+    }
+
+    /// Puts what was staged in place, drops the files the new version no longer has, and returns
+    /// how many files changed (new bytes, new, or gone).
+    public func commit() -> Int {
         state.withLock { state in
-            guard let paths = state.paths else { return state.files }
-            return state.files.filter { paths.contains($0.key) }
+            var changed = 0
+            for (path, file) in state.staged {
+                if state.files.updateValue(file, forKey: path)?.etag != file.etag { changed += 1 }
+            }
+            if let paths = state.paths {
+                let gone = state.files.keys.filter { !paths.contains($0) }
+                for path in gone { state.files[path] = nil }
+                changed += gone.count
+            }
+            state.staged = [:]
+            state.paths = nil
+            return changed
         }
     }
 
-    /// How many files differ from the last version: written with other bytes, new, or gone.
-    public var changedFiles: Int {
+    /// Drops what was staged: the last version stays served as it was.
+    public func abandon() {
         state.withLock { state in
-            state.changed + (state.paths.map { paths in previous.keys.count { !paths.contains($0) } } ?? 0)
+            state.staged = [:]
+            state.paths = nil
         }
     }
+
+    // MARK: PageSink
 
     public var keepsUntouchedFiles: Bool { true }
 
     public func createFolders(for outputPaths: [String]) throws(BuildFailure) {
-        state.withLock { $0.paths = Set(outputPaths) }
+        let paths = Set(outputPaths)
+        state.withLock { $0.paths = paths }
     }
 
     public func reuse(_ outputPath: String, key: ContentHash) -> [String]? {
-        guard let old = previous[outputPath], old.key == key else { return nil }
-        return old.ids
+        state.withLock { state in
+            guard let old = state.files[outputPath], old.key == key else { return nil }
+            return old.ids
+        }
     }
 
     public func previousIDs(_ outputPath: String) -> [String]? {
-        previous[outputPath]?.ids
+        state.withLock { $0.files[outputPath]?.ids }
     }
 
     public func previousLinks(_ outputPath: String) -> [String]? {
-        previous[outputPath]?.links
+        state.withLock { $0.files[outputPath]?.links }
     }
 
     public func write(
         _ bytes: [UInt8], to outputPath: String, key: ContentHash?, ids: [String], links: [String]
     ) throws(Diagnostic) {
         let file = ServedFile(bytes: bytes, etag: "\"\(ContentHash(bytes))\"", key: key, ids: ids, links: links)
-        let isNew = previous[outputPath]?.etag != file.etag
-        state.withLock { state in
-            state.files[outputPath] = file
-            if isNew { state.changed += 1 }
-        }
+        state.withLock { $0.staged[outputPath] = file }
     }
 }

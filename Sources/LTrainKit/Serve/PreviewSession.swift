@@ -18,7 +18,6 @@ public struct ServeOptions: Sendable {
 /// served while the content has problems; open pages show the problems until they are fixed.
 public final class PreviewSession: Sendable {
     struct State {
-        var served: [String: ServedFile] = [:]
         var content: LoadedContent?
         var templates: LoadedTemplates?
         var library: MustacheLibrary?
@@ -29,6 +28,8 @@ public final class PreviewSession: Sendable {
 
     public let options: ServeOptions
     public let hub = ReloadHub()
+    /// The site served: the last good version.
+    private let site = MemorySite()
     private let state = Mutex(State())
     /// Rebuilds run one at a time, in order.
     private let rebuilding = Mutex(())
@@ -90,7 +91,6 @@ public final class PreviewSession: Sendable {
 
         // Model, route and plan: from the last good version where the change allows.
         let last = snapshot.problems.isEmpty ? snapshot.prepared : nil
-        let memory = MemorySite(previous: snapshot.served)
         var rendered = 0
         var preparedSite: PreparedSite?
         var plan = SitePlan.everyPage
@@ -110,14 +110,13 @@ public final class PreviewSession: Sendable {
                     settings: settings, log: &log, clock: &clock)
             }
             if let last {
-                let served = snapshot.served
-                let alwaysChecked = served.compactMap { path, file in file.key == nil ? prepared.routes.page(at: path) : nil }
+                let site = self.site
                 plan = SitePlan.between(
-                    last, prepared, alwaysChecked: alwaysChecked, filesChanged: changes?.copiedFiles ?? true,
-                    previousLinks: { served[$0]?.links })
+                    last, prepared, alwaysChecked: site.keylessPaths.compactMap(prepared.routes.page(at:)),
+                    filesChanged: changes?.copiedFiles ?? true, previousLinks: site.previousLinks)
             }
             clock.lap("serve: plan")
-            rendered = try SiteBuild.render(prepared, plan: plan, into: memory, jobs: options.jobs, clock: &clock).rendered
+            rendered = try SiteBuild.render(prepared, plan: plan, into: site, jobs: options.jobs, clock: &clock).rendered
             preparedSite = prepared
         } catch {
             // A failure from the model carries the log's own problems again: keep each once.
@@ -129,6 +128,7 @@ public final class PreviewSession: Sendable {
         let problems = log.errors
         let warnings = log.warnings
         if !problems.isEmpty {
+            site.abandon()
             // Keep serving the last good site; keep what was read, so fixing one file rereads one file.
             state.withLock { current in
                 current.content = snapshot.content
@@ -139,13 +139,12 @@ public final class PreviewSession: Sendable {
             hub.problem(problems.map(\.description))
             return Outcome(changedFiles: 0, renderedPages: rendered, milliseconds: milliseconds, problems: problems, warnings: warnings)
         }
-        let files = memory.files
-        let changedFiles = memory.changedFiles
+        let changedFiles = site.commit()
         let hadProblems = state.withLock { current in
             let had = !current.problems.isEmpty
             current = State(
-                served: files, content: snapshot.content, templates: snapshot.templates, library: snapshot.library,
-                problems: [], prepared: preparedSite)
+                content: snapshot.content, templates: snapshot.templates, library: snapshot.library, problems: [],
+                prepared: preparedSite)
             return had
         }
         if changedFiles > 0 || hadProblems {
@@ -173,7 +172,7 @@ public final class PreviewSession: Sendable {
 
     /// Every file served now, with its bytes as built (before the live-reload script is added).
     var servedFiles: [String: [UInt8]] {
-        state.withLock { $0.served.mapValues(\.bytes) }
+        site.files.mapValues(\.bytes)
     }
 
     // MARK: Answering requests
@@ -196,10 +195,9 @@ public final class PreviewSession: Sendable {
         case .file(let path): relative = path
         case .refused(let status, let text): return .plain(status: status, text: text)
         }
-        let served = state.withLock { $0.served }
-        guard relative != Manifest.fileName, let file = served[relative] else {
-            if served[relative + "/index.html"] != nil { return .redirect(location: path + "/") }
-            let page = served["404.html"].map { LiveReload.inject(into: $0.bytes) } ?? Array("Not found.\n".utf8)
+        guard relative != Manifest.fileName, let file = site.file(at: relative) else {
+            if site.file(at: relative + "/index.html") != nil { return .redirect(location: path + "/") }
+            let page = site.file(at: "404.html").map { LiveReload.inject(into: $0.bytes) } ?? Array("Not found.\n".utf8)
             return .file(status: 404, bytes: page, contentType: "text/html; charset=utf-8", etag: nil)
         }
         let type = Self.contentType(of: relative)
