@@ -60,6 +60,14 @@ import Testing
         try site.write("content/stations/03-union-square.md", good)
         let fixed = preview.rebuild(changed: [path])
         #expect(fixed.problems.isEmpty && fixed.changedFiles == 1)
+        // Broken, then put back exactly as it was: nothing to change, but the pages that show
+        // the problem must reload to lose it.
+        try site.write("content/stations/03-union-square.md", "---\ntitle: [broken\n---\n")
+        #expect(preview.rebuild(changed: [path]).problems.count == 1)
+        let events = preview.hub.eventCount
+        try site.write("content/stations/03-union-square.md", good)
+        #expect(preview.rebuild(changed: [path]).changedFiles == 0)
+        #expect(preview.hub.eventCount == events + 1, "no reload after the problem went away")
         let swap = preview.rebuild(changed: [site.content + "/stations/.03-union-square.md.swp"])
         #expect(swap.changedFiles == 0 && swap.renderedPages == 0, "a swap file changes nothing")
     }

@@ -60,7 +60,12 @@ public final class PreviewSession: Sendable {
     /// route → plan against the last version → execute into memory → serve and tell the pages.
     private func rebuildNow(changed: Set<String>?) -> Outcome {
         let start = DispatchTime.now().uptimeNanoseconds
-        var snapshot = state.withLock { $0 }
+        // Taken out while the rebuild runs (rebuilds run one at a time, and nothing else reads
+        // it), so that the loaded files are changed in place rather than copied.
+        var snapshot = state.withLock { current in
+            defer { current = State() }
+            return current
+        }
         var log = DiagnosticLog()
         var clock = PhaseClock()
         let changes = changed.map {
@@ -130,23 +135,16 @@ public final class PreviewSession: Sendable {
         if !problems.isEmpty {
             site.abandon()
             // Keep serving the last good site; keep what was read, so fixing one file rereads one file.
-            state.withLock { current in
-                current.content = snapshot.content
-                current.templates = snapshot.templates
-                current.library = snapshot.library
-                current.problems = problems
-            }
+            snapshot.problems = problems
+            state.withLock { $0 = snapshot }
             hub.problem(problems.map(\.description))
             return Outcome(changedFiles: 0, renderedPages: rendered, milliseconds: milliseconds, problems: problems, warnings: warnings)
         }
         let changedFiles = site.commit()
-        let hadProblems = state.withLock { current in
-            let had = !current.problems.isEmpty
-            current = State(
-                content: snapshot.content, templates: snapshot.templates, library: snapshot.library, problems: [],
-                prepared: preparedSite)
-            return had
-        }
+        let hadProblems = !snapshot.problems.isEmpty
+        snapshot.problems = []
+        snapshot.prepared = preparedSite
+        state.withLock { $0 = snapshot }
         if changedFiles > 0 || hadProblems {
             hub.reload(summary: "{\"changed\":\(changedFiles),\"milliseconds\":\(Int(milliseconds.rounded()))}")
         }

@@ -34,6 +34,13 @@ public final class ReloadHub: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// How many events were published so far.
+    var eventCount: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return generation
+    }
+
     /// Ends every stream (on shutdown).
     public func close() {
         condition.lock()
