@@ -309,6 +309,8 @@ enum Command {
         if first.problems.isEmpty { say("Built in \(Int(first.milliseconds.rounded())) ms") }
         watcher.start { paths in
             let outcome = session.rebuild(changed: paths)
+            // Warnings of what the change touched (Markdown notices are looked for in the changed files only).
+            for warning in outcome.warnings { report(warning) }
             if outcome.problems.isEmpty {
                 say("Rebuilt in \(String(format: "%.1f", outcome.milliseconds)) ms: \(plural(outcome.renderedPages, "page")) rendered, \(plural(outcome.changedFiles, "file")) changed")
             } else {

@@ -97,6 +97,24 @@ import Testing
         #expect(title.renderedPages == 5, "the 404 page does not show the third station: its key is the same")
     }
 
+    @Test func aRebuildWarnsAboutTheFilesItChanged() throws {
+        let site = try TestSite.defaultSite()
+        let first = site.content + "/stations/01-eighth-avenue.md"
+        try site.write("content/stations/01-eighth-avenue.md", try String(contentsOfFile: first, encoding: .utf8) + "\nWas ~~closed~~ open.\n")
+        let preview = session(site)
+        let start = preview.rebuild()
+        #expect(start.warnings.map(\.path) == [first], "the first build warns about every file")
+        let third = site.content + "/stations/03-union-square.md"
+        try site.write("content/stations/03-union-square.md", try String(contentsOfFile: third, encoding: .utf8) + "\n| a | b |\n|---|---|\n")
+        let edit = preview.rebuild(changed: [third])
+        #expect(edit.warnings.map(\.path) == [third], "a rebuild warns about the changed file alone: \(edit.warnings)")
+        // A change that models the whole site again looks again at the changed files only, too.
+        try site.write("content/stations/07-added.md", "---\ntitle: Added\n---\nA ~~new~~ stop.\n")
+        let added = preview.rebuild(changed: [site.content + "/stations/07-added.md"])
+        #expect(added.plan != .everyPage && added.plan.pagesAddedOrRemoved)
+        #expect(added.warnings.map(\.path) == [site.content + "/stations/07-added.md"])
+    }
+
     @Test func changesAreClassifiedByTheRulesTheLoaderReadsBy() {
         #expect(ContentChange("index.md") == .index)
         #expect(ContentChange("stations/03-a.md") == .station)

@@ -424,8 +424,12 @@ public enum SiteBuild {
         let pages: [Page]
         switch scope {
         case .everyPage: pages = renderer.pages
-        // In the site's order of output paths, so that problems are reported in a fixed order.
-        case .pages(let some): pages = some.filter { routes.pagePaths[$0] != nil }.sorted { routes.path(of: $0) < routes.path(of: $1) }
+        case .pages(let some):
+            // In the site's fixed order, so that problems are reported in a fixed order.
+            pages =
+                some.count > 64
+                ? renderer.pages.filter(some.contains)
+                : some.filter { routes.pagePaths[$0] != nil }.sorted { routes.path(of: $0) < routes.path(of: $1) }
         }
         let copied = scope == .everyPage ? prepared.copiedFiles : []
         let listsFiles = scope == .everyPage || plan.pagesAddedOrRemoved

@@ -103,8 +103,10 @@ public struct SourceChanges: Sendable, Equatable {
     /// template) may have new bytes, which no model shows.
     public var copiedFiles = false
 
+    private var contentPrefix: String
+
     public init(_ paths: Set<String>, contentDirectory: String, templatesDirectory: String) {
-        let contentPrefix = contentDirectory.hasSuffix("/") ? contentDirectory : contentDirectory + "/"
+        contentPrefix = contentDirectory.hasSuffix("/") ? contentDirectory : contentDirectory + "/"
         let templatesPrefix = templatesDirectory.hasSuffix("/") ? templatesDirectory : templatesDirectory + "/"
         for path in paths.sorted() {
             if path == templatesDirectory || path.hasPrefix(templatesPrefix) {
@@ -140,6 +142,14 @@ public struct SourceChanges: Sendable, Equatable {
     }
 
     public var touchesContent: Bool { !content.isEmpty }
+
+    /// The changed content files by their path inside the content folder (`stations/03-a.md`).
+    public var contentPaths: Set<String> {
+        Set(content.compactMap { path in
+            guard path.hasPrefix(contentPrefix) else { return nil }
+            return String(path.dropFirst(contentPrefix.count))
+        })
+    }
 }
 
 /// The Load stage: reads the content and templates folders. The only stage, with Write, that reads the disk.

@@ -13,6 +13,10 @@ public enum SiteBuilder {
         public var includeDrafts = false
         /// Overrides `base_url` in index.md.
         public var baseURL: String?
+        /// The content paths whose Markdown is looked at for what CommonMark reads otherwise than
+        /// its author expects (`MarkdownNotice`); nil: every file. The preview looks again only at
+        /// the files of each change.
+        public var noticesOnlyFor: Set<String>?
 
         public init(includeDrafts: Bool = false, baseURL: String? = nil) {
             self.includeDrafts = includeDrafts
@@ -77,8 +81,11 @@ public enum SiteBuilder {
                     "the line has no stations", path: content.index?.displayPath,
                     hint: "add files such as stations/01-first-stop.md"))
         }
+        let looked = settings.noticesOnlyFor
         reportNotices(
-            in: [indexBody] + stations.map(\.info.body), checklists: checklists.map(\.body), options: options, log: &log)
+            in: ([indexBody] + stations.map(\.info.body)).filter { looked?.contains($0.contentPath) ?? true },
+            checklists: checklists.map(\.body).filter { looked?.contains($0.contentPath) ?? true }, options: options,
+            log: &log)
         guard !log.hasErrors else { return nil }
         return Site(
             title: title, labels: labels, language: language, baseURL: baseURL, index: IndexPage(body: indexBody), line: Line(stations: stations),

@@ -100,7 +100,9 @@ public final class PreviewSession: Sendable {
         var preparedSite: PreparedSite?
         var plan = SitePlan.everyPage
         do {
-            let settings = SiteBuilder.Settings(includeDrafts: options.includeDrafts)
+            var settings = SiteBuilder.Settings(includeDrafts: options.includeDrafts)
+            // After the first build, only the changed files are looked at for notices again.
+            if last != nil, let changes { settings.noticesOnlyFor = changes.contentPaths }
             let prepared: PreparedSite
             if let last, let changes, !templatesChanged, !log.hasErrors, let site = Self.editedInPlace(
                 last.site, changes: changes, content: snapshot.content, settings: settings, log: &log)
