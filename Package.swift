@@ -6,6 +6,10 @@ let package = Package(
     products: [
         .executable(name: "ltrain", targets: ["ltrain"]),
         .library(name: "LTrainKit", targets: ["LTrainKit"]),
+        .library(name: "LTrainServe", targets: ["LTrainServe"]),
+        .library(name: "LTrainSupport", targets: ["LTrainSupport"]),
+        .library(name: "LTrainMustache", targets: ["LTrainMustache"]),
+        .library(name: "LTrainMarkdown", targets: ["LTrainMarkdown"]),
     ],
     targets: [
         .systemLibrary(
@@ -32,17 +36,30 @@ let package = Package(
         .target(name: "CLTrainSystem"),
         // A per-thread bump allocator for libcmark's nodes and buffers (see markdown_arena.h).
         .target(name: "CMarkdownArena", dependencies: ["CCmark"]),
+        // The stages, each a target of its own so that a stage reaching across the layers fails
+        // to build (see the README's architecture section). From the bottom up:
+        // paths, hashing, diagnostics, the parallel loop and the file system calls.
+        .target(name: "LTrainSupport", dependencies: ["CLTrainSystem"]),
+        // The Mustache engine (the whole spec): parse, check includes, render to bytes.
+        .target(name: "LTrainMustache", dependencies: ["LTrainSupport"]),
+        // libcmark behind a small wrapper: render, link rewriting, heading ids, notices.
+        .target(name: "LTrainMarkdown", dependencies: ["LTrainSupport", "CCmark", "CMarkdownArena"]),
+        // The pipeline: load → model → route → render → check → write, the plan and its executor,
+        // the one-file bundle and the scaffolding of new sites.
         .target(
             name: "LTrainKit",
-            dependencies: ["CCmark", "CMarkdownArena", "CYAML", "CMicroHTTPD", "CPNG", "CLTrainSystem"]
+            dependencies: ["LTrainSupport", "LTrainMustache", "LTrainMarkdown", "CYAML", "CPNG"]
         ),
+        // `ltrain serve`: the site built into memory through the same executor, the HTTP server,
+        // the file watcher and live reload.
+        .target(name: "LTrainServe", dependencies: ["LTrainKit", "LTrainSupport", "LTrainMustache", "CMicroHTTPD"]),
         .executableTarget(
             name: "ltrain",
-            dependencies: ["LTrainKit"]
+            dependencies: ["LTrainKit", "LTrainServe", "LTrainSupport"]
         ),
         .testTarget(
             name: "LTrainKitTests",
-            dependencies: ["LTrainKit"],
+            dependencies: ["LTrainKit", "LTrainServe", "LTrainSupport", "LTrainMustache", "LTrainMarkdown"],
             exclude: ["Fixtures"]
         ),
     ],

@@ -13,7 +13,9 @@ let package = Package(
         + targets.map { name in
             .executableTarget(
                 name: "Fuzz\(name)",
-                dependencies: ["FuzzDriver", .product(name: "LTrainKit", package: "ltrain")],
+                dependencies: ["FuzzDriver"] + ["LTrainKit", "LTrainServe", "LTrainSupport", "LTrainMustache", "LTrainMarkdown"].map {
+                    .product(name: $0, package: "ltrain")
+                },
                 path: "Targets/\(name)")
         },
     swiftLanguageModes: [.v6]

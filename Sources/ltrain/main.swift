@@ -1,6 +1,8 @@
 import Foundation
 import LTrainKit
 import Synchronization
+import LTrainServe
+import LTrainSupport
 
 /// The ltrain command line: parses arguments, runs the pipeline, prints what happened, and exits
 /// 0 on success, 1 when the site has problems, 2 when the command itself is wrong.

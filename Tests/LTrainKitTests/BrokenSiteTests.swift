@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import LTrainKit
+@testable import LTrainMarkdown
+@testable import LTrainMustache
+@testable import LTrainServe
+@testable import LTrainSupport
 
 /// Every broken fixture under Fixtures/broken fails its build with exactly the messages in its
 /// `expected.txt` (paths relative to the fixture), and leaves the previous output untouched.

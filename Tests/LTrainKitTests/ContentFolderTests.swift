@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import LTrainKit
+@testable import LTrainMarkdown
+@testable import LTrainMustache
+@testable import LTrainServe
+@testable import LTrainSupport
 
 /// What the content folder holds beyond pages: `static/` for the site's root, and files no rule
 /// reads, which are named rather than silently left out.

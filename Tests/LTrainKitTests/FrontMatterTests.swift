@@ -1,6 +1,10 @@
 import Testing
 
 @testable import LTrainKit
+@testable import LTrainMarkdown
+@testable import LTrainMustache
+@testable import LTrainServe
+@testable import LTrainSupport
 
 @Suite struct FrontMatterTests {
     @Test func splitsFrontMatterFromBodyWithFileLineNumbers() throws {

@@ -4,6 +4,10 @@ import Synchronization
 import Testing
 
 @testable import LTrainKit
+@testable import LTrainMarkdown
+@testable import LTrainMustache
+@testable import LTrainServe
+@testable import LTrainSupport
 
 /// Hostile shapes of input found by fuzzing: each test failed (crashed, hung or misreported)
 /// before its fix.

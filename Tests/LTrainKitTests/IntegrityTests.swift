@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import LTrainKit
+@testable import LTrainMarkdown
+@testable import LTrainMustache
+@testable import LTrainServe
+@testable import LTrainSupport
 
 /// Bad input that cannot live in a fixture folder (bytes, sizes, links, folders), the atomic and
 /// minimal writes, and determinism.

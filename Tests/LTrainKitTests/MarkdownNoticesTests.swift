@@ -1,6 +1,10 @@
 import Testing
 
 @testable import LTrainKit
+@testable import LTrainMarkdown
+@testable import LTrainMustache
+@testable import LTrainServe
+@testable import LTrainSupport
 
 /// Markdown that is not CommonMark is found where it stands, and CommonMark is never taken for it.
 @Suite struct MarkdownNoticesTests {

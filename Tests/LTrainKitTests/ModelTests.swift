@@ -1,6 +1,10 @@
 import Testing
 
 @testable import LTrainKit
+@testable import LTrainMarkdown
+@testable import LTrainMustache
+@testable import LTrainServe
+@testable import LTrainSupport
 
 /// Builds content files in memory, as the Load stage would hand them over.
 func contentFile(_ relativePath: String, _ text: String) throws -> ContentFile {
@@ -97,11 +101,11 @@ func loadedContent(stations: [ContentFile], checklists: [ContentFile] = []) thro
     }
 
     @Test func slugify() {
-        #expect(LTrainKit.slugify("Bubba Gump Shrimp Étouffée") == "bubba-gump-shrimp-etouffee")
-        #expect(LTrainKit.slugify("  Q & A <Street> ") == "q-a-street")
-        #expect(LTrainKit.slugify("東京") == "")
-        #expect(LTrainKit.slugify("--Line 3: Tunnel_Works--") == "line-3-tunnel-works")
-        #expect(LTrainKit.slugify("Line 3: Café") == "line-3-cafe")
+        #expect(LTrainSupport.slugify("Bubba Gump Shrimp Étouffée") == "bubba-gump-shrimp-etouffee")
+        #expect(LTrainSupport.slugify("  Q & A <Street> ") == "q-a-street")
+        #expect(LTrainSupport.slugify("東京") == "")
+        #expect(LTrainSupport.slugify("--Line 3: Tunnel_Works--") == "line-3-tunnel-works")
+        #expect(LTrainSupport.slugify("Line 3: Café") == "line-3-cafe")
     }
 
     @Test func stationFileNames() {

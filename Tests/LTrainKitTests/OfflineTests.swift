@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import LTrainKit
+@testable import LTrainMarkdown
+@testable import LTrainMustache
+@testable import LTrainServe
+@testable import LTrainSupport
 
 /// What a build writes so that the site works offline once visited (the browser side is in
 /// Tests/site/test_offline.py).

@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import LTrainKit
+@testable import LTrainMarkdown
+@testable import LTrainMustache
+@testable import LTrainServe
+@testable import LTrainSupport
 
 /// A page's cache key is the hash of the very inputs its context is built from: whatever a page
 /// is made of, changing it changes the key (so the page is rendered again) and the page.

@@ -6,6 +6,10 @@ import Foundation
 import Testing
 
 @testable import LTrainKit
+@testable import LTrainMarkdown
+@testable import LTrainMustache
+@testable import LTrainServe
+@testable import LTrainSupport
 
 /// Drafts, the base URL's sitemap, canonical links and robots.txt, and the 404 page.
 @Suite struct PublishingTests {

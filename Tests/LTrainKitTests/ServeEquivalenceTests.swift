@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import LTrainKit
+@testable import LTrainMarkdown
+@testable import LTrainMustache
+@testable import LTrainServe
+@testable import LTrainSupport
 
 /// `ltrain serve` rebuilds from what changed, by several paths (a body edit, a full rebuild that
 /// keeps pages whose inputs did not change). Long random sequences of mixed edits must leave it

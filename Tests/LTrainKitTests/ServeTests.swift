@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import LTrainKit
+@testable import LTrainMarkdown
+@testable import LTrainMustache
+@testable import LTrainServe
+@testable import LTrainSupport
 
 @Suite struct ServeTests {
     func session(_ site: TestSite) -> PreviewSession {

@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import LTrainKit
+@testable import LTrainMarkdown
+@testable import LTrainMustache
+@testable import LTrainServe
+@testable import LTrainSupport
 
 /// Whole builds of real sites in temporary folders, asserted on the files they produce.
 @Suite struct SiteBuildTests {

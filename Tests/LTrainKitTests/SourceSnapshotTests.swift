@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import LTrainKit
+@testable import LTrainMarkdown
+@testable import LTrainMustache
+@testable import LTrainServe
+@testable import LTrainSupport
 
 /// A rebuild whose sources carry the same file stamps as the ones the output was built from reads
 /// nothing; any change to a source, a setting or the output makes it read everything again.

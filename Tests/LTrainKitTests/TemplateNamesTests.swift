@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import LTrainKit
+@testable import LTrainMarkdown
+@testable import LTrainMustache
+@testable import LTrainServe
+@testable import LTrainSupport
 
 /// A name no page ever has is a warning at its tag, with the nearest name that is there.
 @Suite struct TemplateNamesTests {

@@ -1,5 +1,9 @@
 import FuzzDriver
 @testable import LTrainKit
+@testable import LTrainMarkdown
+@testable import LTrainMustache
+@testable import LTrainServe
+@testable import LTrainSupport
 
 /// Reading a content file: the byte check (NUL, UTF-8), the front-matter split and libyaml.
 /// Every failure has a position inside the file.

@@ -1,5 +1,9 @@
 import FuzzDriver
 @testable import LTrainKit
+@testable import LTrainMarkdown
+@testable import LTrainMustache
+@testable import LTrainServe
+@testable import LTrainSupport
 
 /// The link check's HTML scanner and judge over any bytes as a page of a small site.
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,5 +1,9 @@
 import FuzzDriver
 @testable import LTrainKit
+@testable import LTrainMarkdown
+@testable import LTrainMustache
+@testable import LTrainServe
+@testable import LTrainSupport
 
 /// The reader of `.ltrain-manifest`, which an output folder may hold in any state. What it reads,
 /// written again and read back, is the same manifest (ids are written sorted: a page's ids are a set).

@@ -1,5 +1,9 @@
 import FuzzDriver
 @testable import LTrainKit
+@testable import LTrainMarkdown
+@testable import LTrainMustache
+@testable import LTrainServe
+@testable import LTrainSupport
 
 /// The Markdown wrapper: cmark, link rewriting, safe links and heading ids, as a station's info
 /// page and as a checklist. Heading ids are unique, and no dangerous link survives in safe mode.

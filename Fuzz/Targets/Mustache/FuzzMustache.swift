@@ -1,5 +1,9 @@
 import FuzzDriver
 @testable import LTrainKit
+@testable import LTrainMarkdown
+@testable import LTrainMustache
+@testable import LTrainServe
+@testable import LTrainSupport
 
 /// The Mustache parser and renderer: any bytes as a template (and as a partial it includes),
 /// rendered with a context that has sections, lists and partial names to follow. Parsing either

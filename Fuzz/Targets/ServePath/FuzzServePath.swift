@@ -1,5 +1,9 @@
 import FuzzDriver
 @testable import LTrainKit
+@testable import LTrainMarkdown
+@testable import LTrainMustache
+@testable import LTrainServe
+@testable import LTrainSupport
 
 /// `ltrain serve`'s request paths, decoded as the server decodes them: whatever comes in, a file
 /// it names stays inside the site.
@@ -14,7 +18,7 @@ public func fuzzServePath(_ data: UnsafePointer<UInt8>?, _ count: Int) -> Int32 
         let segments = relative.split(separator: "/", omittingEmptySubsequences: false)
         precondition(!segments.contains { $0 == ".." || $0 == "." }, "'\(relative)' climbs")
     }
-    _ = PreviewSession.contentType(of: path)
+    _ = MediaType.of(path)
     return 0
 }
 

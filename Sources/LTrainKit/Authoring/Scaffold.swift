@@ -1,4 +1,7 @@
 import Foundation
+import LTrainSupport
+import LTrainMustache
+import LTrainMarkdown
 
 /// `ltrain new` and `ltrain init`: files an author would otherwise write by hand.
 public enum Scaffold {

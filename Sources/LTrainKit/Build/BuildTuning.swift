@@ -1,4 +1,7 @@
 import CLTrainSystem
+import LTrainSupport
+import LTrainMustache
+import LTrainMarkdown
 
 /// Process-wide settings that make builds faster.
 public enum BuildTuning {

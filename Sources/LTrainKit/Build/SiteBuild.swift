@@ -1,6 +1,9 @@
 import Dispatch
 import Foundation
 import Synchronization
+import LTrainSupport
+import LTrainMustache
+import LTrainMarkdown
 
 /// What to build, from where, into where.
 public struct BuildOptions: Sendable {
@@ -76,7 +79,7 @@ public struct PreparedSite: Sendable {
 
     /// The same site with its stations edited in place (see `SiteBuilder.update`): the routes and
     /// everything the renderer computed from them stay.
-    func replacingStations(with site: Site, warnings: [Diagnostic]) -> PreparedSite {
+    package func replacingStations(with site: Site, warnings: [Diagnostic]) -> PreparedSite {
         var copy = self
         copy.site = site
         copy.renderer = renderer.replacingStations(with: site)
@@ -107,7 +110,7 @@ public struct PreparedSite: Sendable {
     }
 
     /// Model → Route over content and templates already loaded (the preview server keeps them).
-    static func assemble(
+    package static func assemble(
         content loadedContent: LoadedContent?, templates loadedTemplates: LoadedTemplates?, library: MustacheLibrary?,
         settings: SiteBuilder.Settings, log: inout DiagnosticLog, clock: inout PhaseClock
     ) throws(BuildFailure) -> PreparedSite {
@@ -119,7 +122,7 @@ public struct PreparedSite: Sendable {
     }
 
     /// Route over a site already modelled (the preview server keeps it when only templates changed).
-    static func assemble(
+    package static func assemble(
         site: Site, templates loadedTemplates: LoadedTemplates?, library: MustacheLibrary?,
         log: inout DiagnosticLog, clock: inout PhaseClock
     ) throws(BuildFailure) -> PreparedSite {
@@ -144,7 +147,7 @@ public struct PreparedSite: Sendable {
 
     /// Parses every template and checks that the page templates and every partial or parent they
     /// name exist, so a typo is an error with its line rather than silently empty output.
-    static func checkedLibrary(
+    package static func checkedLibrary(
         _ templates: LoadedTemplates, templatesDirectory: String, log: inout DiagnosticLog
     ) -> MustacheLibrary {
         let (library, errors) = MustacheLibrary.parseAll(templates.sources)
@@ -183,12 +186,12 @@ public struct PreparedSite: Sendable {
 }
 
 /// Phase timings on standard error when `LTRAIN_TIMINGS` is set, for profiling.
-struct PhaseClock {
+package struct PhaseClock {
     private let enabled: Bool
     private var last = DispatchTime.now()
     private var lastCPU = PhaseClock.cpuMilliseconds()
 
-    init(enabled: Bool = ProcessInfo.processInfo.environment["LTRAIN_TIMINGS"] != nil) {
+    package init(enabled: Bool = ProcessInfo.processInfo.environment["LTRAIN_TIMINGS"] != nil) {
         self.enabled = enabled
     }
 
@@ -202,7 +205,7 @@ struct PhaseClock {
     }
 
     /// Prints the wall time since the last lap and, in brackets, the CPU time all threads spent in it.
-    mutating func lap(_ phase: String) {
+    package mutating func lap(_ phase: String) {
         guard enabled else { return }
         let now = DispatchTime.now()
         let cpu = PhaseClock.cpuMilliseconds()
@@ -400,9 +403,9 @@ public enum SiteBuild {
         }
     }
 
-    struct RenderResult {
+    package struct RenderResult {
         var fileCount: Int
-        var rendered: Int
+        package var rendered: Int
         var externalLinks: [String]
         /// What the check found on every page (kept only so that it can outlive the build).
         var pageChecks: [PageCheck]
@@ -413,7 +416,7 @@ public enum SiteBuild {
     /// into the sink as it is done and keeping only its links for the check; then writes the other
     /// files and checks every link into another page's fragment. Pages outside the scope (and,
     /// with a plan of some pages, every other file) are left as the sink has them.
-    static func render(
+    package static func render(
         _ prepared: PreparedSite, plan: SitePlan = .everyPage, into output: some PageSink, jobs: Int,
         progress: (@Sendable (Int, Int) -> Void)? = nil, clock: inout PhaseClock
     ) throws(BuildFailure) -> RenderResult {

@@ -1,3 +1,7 @@
+import LTrainSupport
+import LTrainMustache
+import LTrainMarkdown
+
 /// Which pages of the next version of a site to look at, found by comparing it with the last
 /// version (model, routes and templates). The executor (`SiteBuild.render`) takes each page in
 /// the plan's scope to its key, then reuses or renders it; a page outside the scope is left as the

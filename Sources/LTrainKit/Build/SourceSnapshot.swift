@@ -3,6 +3,9 @@ import Foundation
 #if canImport(Glibc)
     import Glibc
 #endif
+import LTrainSupport
+import LTrainMustache
+import LTrainMarkdown
 
 /// A build's sources as the file system stamps them: every file and
 /// folder under the content and templates folders with its size, modification and change times,

@@ -1,3 +1,7 @@
+import LTrainSupport
+import LTrainMustache
+import LTrainMarkdown
+
 /// One rendered page made into a section of the bundle: its body's content, with every id made
 /// unique by the page's own prefix, every link to a page of the site turned into a fragment of
 /// the bundle, and every file it refers to (images) inlined.

@@ -1,4 +1,7 @@
 import Foundation
+import LTrainSupport
+import LTrainMustache
+import LTrainMarkdown
 
 /// `ltrain bundle`: the whole site as one self-contained HTML file, for a phone that cannot open
 /// a folder of files (a download, a mail attachment). Every page becomes a `<section>` shown by
@@ -90,7 +93,7 @@ public enum SiteBundle {
     /// A file of the site as a `data:` URL.
     static func dataURL(_ file: AssetFile) -> String? {
         guard let bytes = read(file) else { return nil }
-        let type = PreviewSession.contentType(of: file.outputPath).replacingOccurrences(of: " ", with: "")
+        let type = MediaType.of(file.outputPath).replacingOccurrences(of: " ", with: "")
         return "data:\(type);base64,\(Data(bytes).base64EncodedString())"
     }
 

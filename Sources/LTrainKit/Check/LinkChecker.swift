@@ -1,6 +1,9 @@
 import Dispatch
 import Foundation
 import Synchronization
+import LTrainSupport
+import LTrainMustache
+import LTrainMarkdown
 
 /// What checking one page found: its ids, its problems, and the links whose `#fragment` points
 /// into another page (checked once every page is known).

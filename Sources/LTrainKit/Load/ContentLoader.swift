@@ -1,6 +1,9 @@
 import Dispatch
 import Foundation
 import Synchronization
+import LTrainSupport
+import LTrainMustache
+import LTrainMarkdown
 
 /// A Markdown file of the content folder, read and split into front matter and body.
 public struct ContentFile: Sendable {

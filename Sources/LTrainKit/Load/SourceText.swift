@@ -1,3 +1,7 @@
+import LTrainSupport
+import LTrainMustache
+import LTrainMarkdown
+
 /// Checks raw file bytes before anything parses them: NUL bytes and invalid UTF-8 are reported
 /// with the line and column of the first bad byte.
 enum SourceText {

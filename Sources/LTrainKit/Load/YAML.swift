@@ -1,4 +1,7 @@
 import CYAML
+import LTrainSupport
+import LTrainMustache
+import LTrainMarkdown
 
 /// A YAML node with the position where it starts (1-based, of the YAML text given).
 public indirect enum YAMLNode: Sendable, Equatable {

@@ -1,3 +1,7 @@
+import LTrainSupport
+import LTrainMustache
+import LTrainMarkdown
+
 /// Reads typed fields out of front matter, reporting wrong types and unknown keys where they stand.
 struct FrontMatterFields {
     private let pairs: [(key: String, keyLocation: SourceLocation, value: YAMLNode)]

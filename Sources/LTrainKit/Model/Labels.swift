@@ -1,3 +1,7 @@
+import LTrainSupport
+import LTrainMustache
+import LTrainMarkdown
+
 /// The fixed words of the theme, which an author may put in their own words in `content/index.md`:
 ///
 ///     labels:

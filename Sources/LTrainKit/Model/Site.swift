@@ -1,3 +1,7 @@
+import LTrainSupport
+import LTrainMustache
+import LTrainMarkdown
+
 /// Markdown text with where it came from, so diagnostics can name the file and line.
 public struct MarkdownSource: Sendable, Equatable {
     public var text: String

@@ -1,4 +1,7 @@
 import CPNG
+import LTrainSupport
+import LTrainMustache
+import LTrainMarkdown
 
 /// PNG encoding through libpng's simplified API (no `setjmp`: errors come back as a flag).
 enum PNG {

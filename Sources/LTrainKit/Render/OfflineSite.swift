@@ -1,4 +1,7 @@
 import Foundation
+import LTrainSupport
+import LTrainMustache
+import LTrainMarkdown
 
 /// What makes a built site work offline once a reader has opened any page of it over http(s):
 /// a web app manifest (installable), icons, the theme's service worker (`sw.js`), and the list

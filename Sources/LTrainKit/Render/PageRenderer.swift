@@ -1,3 +1,7 @@
+import LTrainSupport
+import LTrainMustache
+import LTrainMarkdown
+
 /// A link written in Markdown that ended up in a page, so a broken one can be traced to its line.
 public struct SourceLink: Sendable, Equatable {
     /// The destination as it stands in the page.

@@ -1,3 +1,7 @@
+import LTrainSupport
+import LTrainMustache
+import LTrainMarkdown
+
 /// The geometry of the index page's strip map: the line drawn left (west) to right (east), with
 /// one stop per station. Templates draw it as SVG from these numbers.
 struct StripMap {

@@ -1,3 +1,7 @@
+import LTrainSupport
+import LTrainMustache
+import LTrainMarkdown
+
 /// "A name no page ever has": `{{titel}}` renders as nothing on every page, silently. Every name
 /// a template uses is checked against what the pages that template can render for are given
 /// (through partials, layouts and sections), and a name found in none of them is a warning at

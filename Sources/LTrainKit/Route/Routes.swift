@@ -1,3 +1,7 @@
+import LTrainSupport
+import LTrainMustache
+import LTrainMarkdown
+
 /// A page of the built site.
 public enum Page: Hashable, Sendable {
     case index

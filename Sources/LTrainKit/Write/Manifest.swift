@@ -1,11 +1,14 @@
 import Foundation
+import LTrainSupport
+import LTrainMustache
+import LTrainMarkdown
 
 /// What ltrain wrote into an output folder last time, kept in the folder as `.ltrain-manifest`:
 /// one line per file, `hash size mtime key ids links path`. It tells which files are ltrain's own (so no
 /// other file is ever removed silently), which bytes are unchanged (so they keep their file), and,
 /// through each page's input key, which pages need not be rendered again at all.
-struct Manifest: Sendable, Equatable {
-    static let fileName = ".ltrain-manifest"
+package struct Manifest: Sendable, Equatable {
+    package static let fileName = ".ltrain-manifest"
     static let header = "ltrain manifest 5"
     /// Earlier headers this version still reads (version 2 had no `sources` line, versions 2 and 3
     /// no `links` field: their pages' links are unknown, so pages with Markdown are rendered again;

@@ -6,6 +6,9 @@ import Synchronization
 #if canImport(Glibc)
     import Glibc
 #endif
+import LTrainSupport
+import LTrainMustache
+import LTrainMarkdown
 
 /// The Write stage. A build writes into a staging folder beside the output; unchanged files are
 /// hard links to the previous output's files (same inode and mtime), changed ones are new files.

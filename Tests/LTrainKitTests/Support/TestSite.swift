@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import LTrainKit
+@testable import LTrainMarkdown
+@testable import LTrainMustache
+@testable import LTrainServe
+@testable import LTrainSupport
 
 /// The package's own folders, found from this file's path.
 enum Repository {

@@ -1,3 +1,5 @@
+import LTrainSupport
+
 /// A problem in a Mustache template: which template, where, and what is wrong.
 public struct MustacheError: Error, Sendable, Equatable, CustomStringConvertible {
     public var templateName: String

@@ -5,7 +5,7 @@ import Synchronization
 /// `(0..<count).map(transform)` on every core: workers take the next index from a shared counter
 /// (so uneven items stay balanced), and each result is stored straight into its place in the
 /// result, so the outcome does not depend on the scheduling and nothing is copied afterwards.
-func concurrentMap<Element: Sendable>(
+package func concurrentMap<Element: Sendable>(
     _ count: Int, workers: Int = ProcessInfo.processInfo.activeProcessorCount,
     _ transform: @Sendable (Int) -> Element
 ) -> [Element] {
@@ -29,11 +29,11 @@ func concurrentMap<Element: Sendable>(
 
 /// Work started on another thread now, whose result is collected later with `wait()`: for work
 /// that can run beside the build while a core would otherwise idle.
-final class BackgroundWork<Value: Sendable>: Sendable {
+package final class BackgroundWork<Value: Sendable>: Sendable {
     private let result: Mutex<Value?> = Mutex(nil)
     private let finished = DispatchSemaphore(value: 0)
 
-    init(_ work: @escaping @Sendable () -> Value) {
+    package init(_ work: @escaping @Sendable () -> Value) {
         DispatchQueue.global().async { [self] in
             let value = work()
             result.withLock { $0 = value }
@@ -42,7 +42,7 @@ final class BackgroundWork<Value: Sendable>: Sendable {
     }
 
     /// The work's result, once it is done. Call once.
-    func wait() -> Value? {
+    package func wait() -> Value? {
         finished.wait()
         return result.withLock { $0 }
     }

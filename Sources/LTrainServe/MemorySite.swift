@@ -1,4 +1,7 @@
 import Synchronization
+import LTrainKit
+import LTrainSupport
+import LTrainMustache
 
 /// A built site held in memory for the preview server: every file's bytes with its ETag.
 public struct ServedFile: Sendable, Equatable {

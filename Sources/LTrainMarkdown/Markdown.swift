@@ -5,6 +5,7 @@ import Foundation
 #if canImport(Glibc)
     import Glibc
 #endif
+import LTrainSupport
 
 /// How Markdown is turned into HTML.
 public struct MarkdownOptions: Sendable, Equatable {

@@ -2,11 +2,11 @@ import Foundation
 
 /// JSON string literals, for the few JSON texts ltrain writes (the web app manifest, the offline
 /// list, serve's problem events): one escaping rule for all of them.
-enum JSONText {
+package enum JSONText {
     /// `text` as a JSON string literal. `<` is escaped too, so the text can never close a script
     /// element it is written into, and U+2028/U+2029, which JavaScript before ES2019 reads as
     /// line ends.
-    static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -1,3 +1,5 @@
+import LTrainSupport
+
 /// A named set of parsed templates that can include each other as partials and parents.
 /// Parsed once; rendering is a walk over the nodes, safe to run from many threads at once.
 public struct MustacheLibrary: Sendable {
@@ -47,7 +49,7 @@ public struct MustacheLibrary: Sendable {
     /// The same templates parsed again into nodes and strings of their own. Rendering retains and
     /// releases the nodes it walks; threads that render from one shared tree keep taking the same
     /// reference counts from each other's caches, so each rendering thread gets its own copy.
-    func privateCopy() -> MustacheLibrary {
+    package func privateCopy() -> MustacheLibrary {
         // These sources parsed once already, so they parse again.
         (try? MustacheLibrary(sources: sources)) ?? self
     }
@@ -57,7 +59,7 @@ public struct MustacheLibrary: Sendable {
     public func contains(_ name: String) -> Bool { templates[name] != nil }
 
     /// A template's parsed nodes, for checks that walk it (see `TemplateNames`).
-    func nodes(of name: String) -> [MustacheNode]? { templates[name] }
+    package func nodes(of name: String) -> [MustacheNode]? { templates[name] }
 
     /// Every fixed partial or parent name a template refers to, with where it is written.
     public func references(in name: String) -> [(name: String, location: SourceLocation)] {
@@ -152,7 +154,7 @@ public struct MustacheLibrary: Sendable {
 
     /// `render` as UTF-8 bytes, which is what pages are written and checked as: appending to a
     /// byte buffer costs a fraction of appending to a String, and a page is dozens of appends.
-    func renderBytes(_ name: String, _ context: MustacheValue) throws(MustacheError) -> [UInt8] {
+    package func renderBytes(_ name: String, _ context: MustacheValue) throws(MustacheError) -> [UInt8] {
         guard let nodes = templates[name] else {
             throw MustacheError(templateName: name, location: nil, message: "no template named '\(name)'")
         }
@@ -300,12 +302,12 @@ private struct MustacheRenderer {
 /// The UTF-8 bytes of a template being rendered, in a buffer of its own: a page is a few hundred
 /// appends of a few bytes each, and copying straight into owned memory costs a fraction of an
 /// array append each time. Not copyable, so the buffer has exactly one owner that frees it.
-struct RenderedBytes: ~Copyable {
+package struct RenderedBytes: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
     private var count = 0
     private var capacity: Int
 
-    init(capacity: Int = 8192) {
+    package init(capacity: Int = 8192) {
         self.capacity = max(64, capacity)
         base = .allocate(capacity: self.capacity)
     }
@@ -315,7 +317,7 @@ struct RenderedBytes: ~Copyable {
     }
 
     /// The bytes written so far.
-    var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         [UInt8](UnsafeBufferPointer(start: base, count: count))
     }
 
@@ -336,14 +338,14 @@ struct RenderedBytes: ~Copyable {
         count += part.count
     }
 
-    mutating func append(_ text: String) {
+    package mutating func append(_ text: String) {
         var text = text
         text.withUTF8 { append($0) }
     }
 
     /// Appends `text` with `&`, `<`, `>`, `"` and `'` written as HTML character references; the
     /// runs between them are copied whole.
-    mutating func appendEscapingHTML(_ text: String) {
+    package mutating func appendEscapingHTML(_ text: String) {
         var text = text
         text.withUTF8 { source in
             var runStart = 0

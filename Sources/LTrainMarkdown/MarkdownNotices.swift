@@ -1,4 +1,5 @@
 import CCmark
+import LTrainSupport
 
 /// Markdown that is not CommonMark: what a writer used to GitHub or another flavour expects, and
 /// what libcmark (CommonMark without extensions) does with it instead. Found so the author is

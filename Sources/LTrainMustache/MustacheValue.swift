@@ -1,3 +1,5 @@
+import LTrainSupport
+
 /// The data a Mustache template renders: the JSON-like values of the Mustache spec.
 public enum MustacheValue: Sendable, Equatable {
     case null
@@ -71,7 +73,7 @@ public struct MustacheObject: Sendable, Equatable, ExpressibleByDictionaryLitera
     }
 
     /// The fields in the order given; a name given twice keeps its last value.
-    init(fields: [(String, MustacheValue)]) {
+    package init(fields: [(String, MustacheValue)]) {
         self.init(minimumCapacity: fields.count)
         for (name, value) in fields { self[name] = value }
     }

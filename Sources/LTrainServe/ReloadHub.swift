@@ -1,4 +1,7 @@
 import Foundation
+import LTrainKit
+import LTrainSupport
+import LTrainMustache
 
 /// Live-reload events for the open pages, as Server-Sent Events. Each stream waits for the next
 /// event; a new stream is told at once about a problem that is still there.

@@ -1,6 +1,9 @@
 import Dispatch
 import Foundation
 import Synchronization
+import LTrainKit
+import LTrainSupport
+import LTrainMustache
 
 /// What `ltrain serve` serves from.
 public struct ServeOptions: Sendable {
@@ -200,7 +203,7 @@ public final class PreviewSession: Sendable {
             let page = site.file(at: "404.html").map { LiveReload.inject(into: $0.bytes) } ?? Array("Not found.\n".utf8)
             return .file(status: 404, bytes: page, contentType: "text/html; charset=utf-8", etag: nil)
         }
-        let type = Self.contentType(of: relative)
+        let type = MediaType.of(relative)
         let isHTML = type.hasPrefix("text/html")
         // The injected script is part of what is served, so it is part of the ETag too.
         let etag = isHTML ? "\"live-" + file.etag.dropFirst() : file.etag
@@ -230,19 +233,6 @@ public final class PreviewSession: Sendable {
         let relative = segments.joined(separator: "/")
         if relative.isEmpty { return .file("index.html") }
         return .file(path.hasSuffix("/") ? relative + "/index.html" : relative)
-    }
-
-    static func contentType(of path: String) -> String {
-        let types = [
-            "html": "text/html; charset=utf-8", "htm": "text/html; charset=utf-8", "css": "text/css; charset=utf-8",
-            "js": "text/javascript; charset=utf-8", "mjs": "text/javascript; charset=utf-8",
-            "json": "application/json", "xml": "application/xml", "txt": "text/plain; charset=utf-8",
-            "svg": "image/svg+xml", "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg",
-            "gif": "image/gif", "webp": "image/webp", "avif": "image/avif", "ico": "image/x-icon",
-            "woff": "font/woff", "woff2": "font/woff2", "pdf": "application/pdf", "md": "text/markdown; charset=utf-8",
-        ]
-        let suffix = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
-        return types[suffix] ?? "application/octet-stream"
     }
 }
 

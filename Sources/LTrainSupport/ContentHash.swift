@@ -68,7 +68,7 @@ public struct ContentHash: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Writes the 16 hex digits of `description` at `offset` of `output` (the manifest is built so).
-    func writeHex(into output: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
+    package func writeHex(into output: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
         let digits: StaticString = "0123456789abcdef"
         for position in 0..<16 {
             output[offset + position] = digits.utf8Start[Int((value >> UInt64(60 - 4 * position)) & 0xF)]

@@ -6,8 +6,8 @@ import Foundation
 #endif
 
 /// The small set of disk operations the Load stage needs, with errors an author can act on.
-enum FileSystem {
-    enum Kind {
+package enum FileSystem {
+    package enum Kind {
         case file
         case directory
         case symbolicLink
@@ -29,7 +29,7 @@ enum FileSystem {
         }
     }
 
-    static func kind(of path: String, followingLinks: Bool = false) -> Kind {
+    package static func kind(of path: String, followingLinks: Bool = false) -> Kind {
         var info = stat()
         let result = followingLinks ? stat(path, &info) : lstat(path, &info)
         guard result == 0 else { return .missing }
@@ -37,18 +37,18 @@ enum FileSystem {
     }
 
     /// What `lstat` says of a path: enough to notice any change to a file or folder.
-    struct Stamp: Equatable {
-        var kind: Kind
-        var size: Int
+    package struct Stamp: Equatable {
+        package var kind: Kind
+        package var size: Int
         /// Modification and status-change times, in nanoseconds.
-        var modified: Int64
-        var changed: Int64
-        var inode: UInt64
-        var device: UInt64
-        var mode: UInt32
+        package var modified: Int64
+        package var changed: Int64
+        package var inode: UInt64
+        package var device: UInt64
+        package var mode: UInt32
     }
 
-    static func stamp(of path: String) -> Stamp? {
+    package static func stamp(of path: String) -> Stamp? {
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }
         return stamp(info)
@@ -56,7 +56,7 @@ enum FileSystem {
 
     /// The stamp of `name` in the folder open as `directory` (see `openFolder`), not following a
     /// last symbolic link: one name to look up instead of a whole path.
-    static func stamp(of name: String, in directory: Int32) -> Stamp? {
+    package static func stamp(of name: String, in directory: Int32) -> Stamp? {
         var info = stat()
         guard fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
         return stamp(info)
@@ -70,30 +70,30 @@ enum FileSystem {
     }
 
     /// A file time (`st_mtim`, `st_ctim`) in nanoseconds, as the manifest and snapshots keep it.
-    static func nanoseconds(_ time: timespec) -> Int64 {
+    package static func nanoseconds(_ time: timespec) -> Int64 {
         Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 
     /// The canonical absolute path with every symbolic link resolved, or nil when it does not exist.
-    static func realPath(_ path: String) -> String? {
+    package static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
     }
 
     /// Whether `path` is `folder` or lies inside it (both canonical).
-    static func isInside(_ path: String, _ folder: String) -> Bool {
+    package static func isInside(_ path: String, _ folder: String) -> Bool {
         path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
     }
 
     /// Names in a folder, sorted, without `.` and `..` (names that are not UTF-8 escaped, see `escapedName`).
-    static func entries(of directory: String) throws(FileSystemError) -> [String] {
+    package static func entries(of directory: String) throws(FileSystemError) -> [String] {
         try typedEntries(of: directory).map(\.name)
     }
 
     /// Names in a folder, sorted, without `.` and `..`, each with its kind as the folder lists it
     /// (no stat per name); nil where the file system does not say.
-    static func typedEntries(of directory: String) throws(FileSystemError) -> [(name: String, kind: Kind?)] {
+    package static func typedEntries(of directory: String) throws(FileSystemError) -> [(name: String, kind: Kind?)] {
         guard let entries = listing(of: directory) else {
             throw FileSystemError(message: "cannot list the folder: \(describe(errno: errno))")
         }
@@ -154,25 +154,25 @@ enum FileSystem {
         return name
     }
 
-    static func describe(errno code: Int32) -> String {
+    package static func describe(errno code: Int32) -> String {
         String(cString: strerror(code))
     }
 
     /// Reads a whole file, refusing one larger than `limit` bytes, and anything that is not a
     /// regular file. Opened without blocking: opening a FIFO for reading would otherwise wait for
     /// a writer forever (O_NONBLOCK changes nothing for regular files).
-    static func read(_ path: String, limit: Int) throws(FileSystemError) -> [UInt8] {
+    package static func read(_ path: String, limit: Int) throws(FileSystemError) -> [UInt8] {
         try read(opening: open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), limit: limit)
     }
 
     /// Reads the file `name` of the folder open as `directory` (see `openFolder`): one path
     /// component to look up instead of the whole path, for folders of thousands of files.
-    static func read(_ name: String, in directory: Int32, limit: Int) throws(FileSystemError) -> [UInt8] {
+    package static func read(_ name: String, in directory: Int32, limit: Int) throws(FileSystemError) -> [UInt8] {
         try read(opening: openat(directory, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK), limit: limit)
     }
 
     /// A folder's descriptor for `read(_:in:limit:)`, or nil when it cannot be opened; close it after.
-    static func openFolder(_ path: String) -> Int32? {
+    package static func openFolder(_ path: String) -> Int32? {
         let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         return descriptor >= 0 ? descriptor : nil
     }
@@ -220,7 +220,7 @@ enum FileSystem {
 extension FileSystem {
     /// Every file (anything that is not a folder) below `folder`, as sorted relative paths, read with
     /// readdir and the entries' own types: no stat per file.
-    static func filesBelow(_ folder: String) -> [String] {
+    package static func filesBelow(_ folder: String) -> [String] {
         var files: [String] = []
         func walk(_ relative: String) {
             let absolute = relative.isEmpty ? folder : joinPath(folder, relative)
@@ -234,7 +234,7 @@ extension FileSystem {
     }
 
     /// Removes a folder and everything in it, its top-level folders on all cores at once.
-    static func removeTreeInParallel(_ path: String) {
+    package static func removeTreeInParallel(_ path: String) {
         let folders = (listing(of: path) ?? []).filter { ($0.kind ?? kind(of: joinPath(path, $0.name))) == .directory }
         DispatchQueue.concurrentPerform(iterations: folders.count) { index in
             removeTree(joinPath(path, folders[index].name))
@@ -243,7 +243,7 @@ extension FileSystem {
     }
 
     /// Removes a folder and everything in it, without following symbolic links.
-    static func removeTree(_ path: String) {
+    package static func removeTree(_ path: String) {
         guard let entries = listing(of: path) else {
             unlink(path)
             return
@@ -256,25 +256,25 @@ extension FileSystem {
     }
 }
 
-struct FileSystemError: Error {
-    var message: String
-    var hint: String?
+package struct FileSystemError: Error {
+    package var message: String
+    package var hint: String?
     /// The hint then ends with the command to run, and the caller adds the file's name.
-    var isPermissionDenied = false
+    package var isPermissionDenied = false
 
     static let notARegularFile = FileSystemError(
         message: "is not a regular file (a FIFO, socket or device)", hint: "replace it with an ordinary file")
 }
 
 /// Joins path components with `/`, dropping a leading `./` so paths read as the user typed them.
-func joinPath(_ base: String, _ component: String) -> String {
+package func joinPath(_ base: String, _ component: String) -> String {
     if base.isEmpty || base == "." { return component }
     return base.hasSuffix("/") ? base + component : base + "/" + component
 }
 
 /// The last component of a `/`-separated path (`01-a.md` of `stations/01-a.md`), or the whole
 /// path when it has no `/`.
-func lastPathComponent(_ path: String) -> String {
+package func lastPathComponent(_ path: String) -> String {
     guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
     return String(path[path.utf8.index(after: slash)...])
 }

@@ -14,7 +14,7 @@ public struct SourceLocation: Sendable, Hashable, Comparable {
 
     /// Moves past one byte of UTF-8 text: a newline starts the next line, and each byte that
     /// begins a Unicode scalar is one column.
-    mutating func advance(past byte: UInt8) {
+    package mutating func advance(past byte: UInt8) {
         if byte == UInt8(ascii: "\n") {
             line += 1
             column = 1

@@ -1,12 +1,14 @@
+import LTrainSupport
+
 /// A dotted name such as `station.title`, split once at parse time. `.` is the implicit iterator.
-struct MustacheName: Sendable, Equatable {
-    let text: String
+package struct MustacheName: Sendable, Equatable {
+    package let text: String
     /// Empty for the implicit iterator `.`.
-    let parts: [String]
+    package let parts: [String]
     /// Each part's `MustacheObject.fingerprint`, worked out once here rather than at every lookup.
     let fingerprints: [UInt64]
     /// Where its tag is written, for warnings about names no page has.
-    let location: SourceLocation
+    package let location: SourceLocation
 
     init(_ text: String, at location: SourceLocation = SourceLocation(line: 0, column: 0)) {
         self.text = text
@@ -17,16 +19,16 @@ struct MustacheName: Sendable, Equatable {
 }
 
 /// The name in a partial or parent tag: fixed (`{{>bar}}`) or looked up in the context (`{{>*name}}`).
-struct TemplateReference: Sendable, Equatable {
-    let name: MustacheName
-    let isDynamic: Bool
+package struct TemplateReference: Sendable, Equatable {
+    package let name: MustacheName
+    package let isDynamic: Bool
     let location: SourceLocation
 }
 
 /// A `{{$name}}…{{/name}}` block: default content that a parent's caller may replace.
-struct MustacheBlock: Sendable, Equatable {
-    let name: String
-    var nodes: [MustacheNode]
+package struct MustacheBlock: Sendable, Equatable {
+    package let name: String
+    package var nodes: [MustacheNode]
     /// Whether the opening tag stood alone on its line (its content then starts on the next line).
     let isStandalone: Bool
     /// Indentation of the content where it was written, removed when it replaces a block elsewhere.
@@ -36,7 +38,7 @@ struct MustacheBlock: Sendable, Equatable {
 }
 
 /// One node of a parsed template. Standalone lines are resolved at parse time, so rendering is a walk.
-indirect enum MustacheNode: Sendable, Equatable {
+package indirect enum MustacheNode: Sendable, Equatable {
     case text(String)
     case variable(MustacheName, isEscaped: Bool)
     case section(MustacheName, [MustacheNode], isInverted: Bool)

@@ -1,3 +1,5 @@
+import LTrainSupport
+
 /// Turns Mustache source into nodes: tokenizes (following `{{=| |=}}` delimiter changes),
 /// resolves standalone lines, then nests sections, blocks and parents.
 struct MustacheParser {

@@ -4,6 +4,9 @@ import Synchronization
 #if canImport(Glibc)
     import Glibc
 #endif
+import LTrainKit
+import LTrainSupport
+import LTrainMustache
 
 /// Watches folders (recursively) with inotify and reports each burst of changes once: events
 /// are gathered until the folders have been quiet for `quiet` seconds, so an editor's save dance

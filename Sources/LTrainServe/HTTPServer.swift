@@ -4,6 +4,9 @@ import Foundation
 #if canImport(Glibc)
     import Glibc
 #endif
+import LTrainKit
+import LTrainSupport
+import LTrainMustache
 
 /// What the preview server answers to one request.
 public enum HTTPAnswer: Sendable {
