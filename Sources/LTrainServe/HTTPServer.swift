@@ -136,7 +136,7 @@ public final class HTTPServer: @unchecked Sendable {
         let raw = url.map { String(cString: $0) } ?? "/"
         // Malformed escapes and bytes that are not UTF-8 make no path; a decoded NUL stays in the
         // path, for the handler to refuse.
-        guard let path = Routes.percentDecoded(raw) else {
+        guard let path = SitePath.percentDecoded(raw) else {
             return server.queue(.plain(status: 400, text: "Bad path.\n"), on: connection)
         }
         let verb = method.map { String(cString: $0) } ?? "GET"

@@ -36,7 +36,7 @@ import Testing
         #expect(manifest.icons.map(\.src) == ["icons/icon-192.png", "icons/icon-512.png"])
         for icon in manifest.icons + [.init(src: "icons/apple-touch-icon.png", sizes: "180x180", type: "image/png", purpose: "any")] {
             let bytes = try FileSystem.read(site.output + "/" + icon.src, limit: 1 << 20)
-            let size = try #require(PNG.size(of: bytes))
+            let size = try #require(PixelSize.ofPNG(bytes))
             #expect("\(size.width)x\(size.height)" == icon.sizes)
         }
         let page = try site.page("stations/graca.html")

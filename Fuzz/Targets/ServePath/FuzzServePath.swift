@@ -11,7 +11,7 @@ import FuzzDriver
 public func fuzzServePath(_ data: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     guard let data else { return 0 }
     let raw = String(decoding: UnsafeBufferPointer(start: data, count: count), as: UTF8.self)
-    guard let path = Routes.percentDecoded(raw) else { return 0 }
+    guard let path = SitePath.percentDecoded(raw) else { return 0 }
     if case .file(let relative) = PreviewSession.sitePath(forRequest: path) {
         precondition(!relative.isEmpty && !relative.hasPrefix("/"), "'\(relative)' is not relative")
         precondition(!relative.utf8.contains(0) && !relative.contains("\\"), "'\(relative)' has a NUL or backslash")

@@ -362,15 +362,6 @@ public enum SiteBuild {
             return (path: path, key: renderer.inputKey(for: allPages[index], links: output.previousLinks(path)))
         }
         var files: [(path: String, bytes: [UInt8])] = []
-        for file in prepared.copiedFiles {
-            if let text = file.builtIn {
-                files.append((file.outputPath, Array(text.utf8)))
-            } else if let bytes = try? FileSystem.read(file.sourcePath, limit: ContentLoader.assetSizeLimit) {
-                files.append((file.outputPath, bytes))
-            } else {
-                return nil
-            }
-        }
         var keyed = pages
         for path in Routes.generatedFiles(for: prepared.site, themeFiles: prepared.staticFiles) {
             if let key = AppIcon.key(for: path) {
@@ -382,7 +373,8 @@ public enum SiteBuild {
         }
         // The offline list is made from the other files' hashes: unchanged when they all are.
         let derived = prepared.site.offline ? [Routes.offlineListPath] : []
-        return output.isUpToDate(pages: keyed, files: files, derived: derived) ? output.unchangedSummary : nil
+        return output.isUpToDate(pages: keyed, files: files, copied: prepared.copiedFiles, derived: derived)
+            ? output.unchangedSummary : nil
     }
 
     /// Writes the offline list from the hashes of every file the build wrote or kept (see `OfflineSite`).
@@ -520,19 +512,10 @@ public enum SiteBuild {
             log.report(error)
         }
         for file in copied {
-            do {
-                if let text = file.builtIn {
-                    try output.write(text, to: file.outputPath)
-                    continue
-                }
-                let bytes = try FileSystem.read(file.sourcePath, limit: ContentLoader.assetSizeLimit)
-                try output.write(bytes, to: file.outputPath)
-            } catch let error as FileSystemError {
-                log.report(.error(error.message, path: file.displayPath, hint: error.hint))
-            } catch let error as Diagnostic {
-                log.report(error)
+            do throws(Diagnostic) {
+                try output.copy(file)
             } catch {
-                log.report(.error("\(error)", path: file.displayPath))
+                log.report(error)
             }
         }
         try log.throwIfErrors()

@@ -108,7 +108,7 @@ public struct SitePlan: Sendable, Equatable {
             }
             if links.contains(where: { link in
                 let target = link.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? link
-                return Routes.resolve(target, against: contentPath).map(moved.contains) ?? false
+                return SitePath.resolve(target, against: contentPath).map(moved.contains) ?? false
             }) {
                 pages.insert(page)
             }

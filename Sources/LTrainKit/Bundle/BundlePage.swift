@@ -62,12 +62,12 @@ struct BundlePage {
     private func link(_ value: String, pages: Set<String>, files: [String: AssetFile]) -> String? {
         if value.isEmpty || value == "#" { return nil }
         if value.hasPrefix("#") { return "#\(id)--\(value.dropFirst())" }
-        if value.hasPrefix("//") || Routes.hasScheme(value) { return nil }
+        if value.hasPrefix("//") || SitePath.hasScheme(value) { return nil }
         let decoded = value.replacingOccurrences(of: "&amp;", with: "&")
         let hash = decoded.firstIndex(of: "#")
         let pathPart = String(decoded[..<(hash ?? decoded.endIndex)]).split(separator: "?", maxSplits: 1).first.map(String.init) ?? ""
         let fragment = hash.map { String(decoded[decoded.index(after: $0)...]) }
-        guard let path = Routes.percentDecoded(pathPart), let target = Routes.resolve(path, against: outputPath) else {
+        guard let path = SitePath.percentDecoded(pathPart), let target = SitePath.resolve(path, against: outputPath) else {
             return nil
         }
         if pages.contains(target) {

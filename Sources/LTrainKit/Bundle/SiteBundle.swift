@@ -68,7 +68,7 @@ public enum SiteBundle {
         var reported: Set<String> = []
         for (page, link) in links where reported.insert(link).inserted {
             if link.hasPrefix("#") {
-                let id = Routes.percentDecoded(String(link.dropFirst())) ?? String(link.dropFirst())
+                let id = SitePath.percentDecoded(String(link.dropFirst())) ?? String(link.dropFirst())
                 if !id.isEmpty && !ids.contains(id) {
                     log.report(.error("link '\(link)' from \(page) points to no id in the bundle", path: path, hint: "check the link in the page it comes from"))
                 }
@@ -106,7 +106,7 @@ public enum SiteBundle {
             rest = rest[open.upperBound...]
             guard let close = rest.firstIndex(of: ")") else { break }
             let raw = rest[..<close].trimmingCharacters(in: CharacterSet(charactersIn: "\"' "))
-            if !raw.hasPrefix("data:"), !raw.hasPrefix("#"), let resolved = Routes.resolve(raw, against: path),
+            if !raw.hasPrefix("data:"), !raw.hasPrefix("#"), let resolved = SitePath.resolve(raw, against: path),
                 let file = files[resolved], let url = dataURL(file)
             {
                 result += "\"\(url)\""

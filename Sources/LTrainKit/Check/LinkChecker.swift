@@ -103,11 +103,11 @@ public enum LinkChecker {
         siteURL: String? = nil
     ) -> Verdict {
         judge(
-            link, on: source, inFolder: Routes.folder(of: source), files: files, ids: ids, ownIDs: ownIDs,
+            link, on: source, inFolder: SitePath.folder(of: source), files: files, ids: ids, ownIDs: ownIDs,
             siteURL: siteURL)
     }
 
-    /// `judge` with the page's folder (`Routes.folder(of: source)`) worked out once per page.
+    /// `judge` with the page's folder (`SitePath.folder(of: source)`) worked out once per page.
     static func judge(
         _ link: String, on source: String, inFolder sourceFolder: String, files: Set<String>,
         ids: (String) -> Set<String>?, ownIDs: Set<String>, siteURL: String? = nil
@@ -119,7 +119,7 @@ public enum LinkChecker {
             let path = rest.isEmpty || rest.hasPrefix("#") ? "index.html" + rest : rest
             return judge(path, on: source, inFolder: "", files: files, ids: ids, ownIDs: ownIDs)
         }
-        if link.hasPrefix("//") || Routes.hasScheme(link) { return .external }
+        if link.hasPrefix("//") || SitePath.hasScheme(link) { return .external }
         if link.hasPrefix("/") {
             return .broken(
                 "starts at the root of the host, which breaks the site offline and under a sub-path",
@@ -139,17 +139,17 @@ public enum LinkChecker {
         }
         if target.isEmpty {
             guard let fragment, !fragment.isEmpty else { return .fine }
-            let decoded = Routes.percentDecoded(fragment) ?? fragment
+            let decoded = SitePath.percentDecoded(fragment) ?? fragment
             return ownIDs.contains(decoded)
                 ? .fine
                 : .broken(
                     "points to no id '\(decoded)' on this page",
                     hint: "check the spelling of the heading or id it should point to")
         }
-        guard let decoded = Routes.percentDecoded(target) else {
+        guard let decoded = SitePath.percentDecoded(target) else {
             return .broken("has a malformed %-escape", hint: "write '%' as '%25'")
         }
-        guard let resolved = Routes.resolve(decoded, inFolder: sourceFolder) else {
+        guard let resolved = SitePath.resolve(decoded, inFolder: sourceFolder) else {
             return .broken("climbs out of the site", hint: "remove the extra '../'")
         }
         guard files.contains(resolved) else {
@@ -162,7 +162,7 @@ public enum LinkChecker {
             return .broken("points to \(resolved), which is not in the site", hint: hint)
         }
         if let fragment, !fragment.isEmpty {
-            let decodedFragment = Routes.percentDecoded(fragment) ?? fragment
+            let decodedFragment = SitePath.percentDecoded(fragment) ?? fragment
             guard let targetIDs = resolved == source ? ownIDs : ids(resolved) else {
                 return .fragmentElsewhere(target: resolved, fragment: decodedFragment)
             }
@@ -203,7 +203,7 @@ public enum LinkChecker {
     ) -> PageCheck {
         var check = PageCheck(outputPath: outputPath, ids: scanned.ids, problems: [], external: [], fragmentLinks: [])
         var reported: Set<String> = []
-        let folder = Routes.folder(of: outputPath)
+        let folder = SitePath.folder(of: outputPath)
         for link in scanned.links {
             switch judge(
                 link, on: outputPath, inFolder: folder, files: files, ids: { _ in nil }, ownIDs: scanned.ids,
@@ -303,10 +303,10 @@ public enum LinkChecker {
     ) -> Diagnostic {
         // cmark %-escapes what a URL may not hold (`a b.html` is written `a%20b.html`): a link
         // matches its Markdown source as written or, failing that, once both are %-decoded.
-        let decodedLink = Routes.percentDecoded(link) ?? link
+        let decodedLink = SitePath.percentDecoded(link) ?? link
         guard
             let source = sourceLinks.first(where: { $0.destination == link })
-                ?? sourceLinks.first(where: { (Routes.percentDecoded($0.destination) ?? $0.destination) == decodedLink })
+                ?? sourceLinks.first(where: { (SitePath.percentDecoded($0.destination) ?? $0.destination) == decodedLink })
         else {
             if templatePath == outputPath || templatePath.hasSuffix("/" + outputPath) {
                 // Checking a built folder: the page itself is all there is to name.

@@ -28,12 +28,33 @@ public struct AssetFile: Sendable, Equatable {
     public var displayPath: String
     /// The contents of a built-in theme file, which has no source path.
     public var builtIn: String?
+    /// The width and height of a PNG the site names in its web app manifest (the author's icon),
+    /// read from its header as it is loaded.
+    public var pixelSize: PixelSize?
 
     public init(outputPath: String, sourcePath: String, displayPath: String, builtIn: String? = nil) {
         self.outputPath = outputPath
         self.sourcePath = sourcePath
         self.displayPath = displayPath
         self.builtIn = builtIn
+    }
+}
+
+/// An image's width and height in pixels.
+public struct PixelSize: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+
+    /// The size a PNG's header gives, or nil when the bytes do not start like a PNG.
+    static func ofPNG(_ bytes: [UInt8]) -> PixelSize? {
+        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        guard bytes.count >= 24, Array(bytes[0..<8]) == signature, Array(bytes[12..<16]) == Array("IHDR".utf8) else {
+            return nil
+        }
+        func number(at offset: Int) -> Int {
+            bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+        }
+        return PixelSize(width: number(at: 16), height: number(at: 20))
     }
 }
 
@@ -425,7 +446,12 @@ public enum ContentLoader {
     /// Every file of `assets/`, copied to the same path in the output.
     private static func assets(root: String, display: String, log: inout DiagnosticLog) -> [AssetFile] {
         files(under: "assets", root: root, display: display, log: &log).map {
-            AssetFile(outputPath: $0.relative, sourcePath: $0.source, displayPath: joinPath(display, $0.relative))
+            var asset = AssetFile(outputPath: $0.relative, sourcePath: $0.source, displayPath: joinPath(display, $0.relative))
+            // The author's home-screen icon: the web app manifest gives its size.
+            if asset.outputPath == "assets/icon.png" {
+                asset.pixelSize = (try? FileSystem.read(asset.sourcePath, limit: assetSizeLimit)).flatMap(PixelSize.ofPNG)
+            }
+            return asset
         }
     }
 

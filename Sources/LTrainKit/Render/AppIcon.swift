@@ -27,18 +27,6 @@ enum PNG {
         guard written != 0, size <= output.count else { return nil }
         return Array(output.prefix(size))
     }
-
-    /// The width and height a PNG's header gives (for an author's own icon), or nil.
-    static func size(of bytes: [UInt8]) -> (width: Int, height: Int)? {
-        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        guard bytes.count >= 24, Array(bytes[0..<8]) == signature, Array(bytes[12..<16]) == Array("IHDR".utf8) else {
-            return nil
-        }
-        func number(at offset: Int) -> Int {
-            bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
-        }
-        return (number(at: 16), number(at: 20))
-    }
 }
 
 /// The site's default app icon, drawn from the theme: the line in the L's grey, across a white

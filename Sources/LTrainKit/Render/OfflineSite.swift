@@ -25,8 +25,7 @@ public enum OfflineSite {
             if icon.outputPath.hasSuffix(".svg") {
                 icons.append(["src": icon.outputPath, "sizes": "any", "type": "image/svg+xml", "purpose": "any"])
             } else {
-                let bytes = (try? FileSystem.read(icon.sourcePath, limit: ContentLoader.assetSizeLimit)) ?? []
-                let size = PNG.size(of: bytes).map { "\($0.width)x\($0.height)" } ?? "any"
+                let size = icon.pixelSize.map { "\($0.width)x\($0.height)" } ?? "any"
                 icons.append(["src": icon.outputPath, "sizes": size, "type": "image/png", "purpose": "any"])
             }
         } else {

@@ -31,10 +31,10 @@ public struct SourceLink: Sendable, Equatable {
         let path = destination[..<(destination.firstIndex(of: UInt8(ascii: "#")) ?? destination.endIndex)]
         // A `.md` destination that is still there after rewriting named no content file.
         if path.count >= 3 && path.suffix(3).elementsEqual(".md".utf8) && path.first != UInt8(ascii: "/")
-            && !Routes.hasScheme(link.destination)
+            && !SitePath.hasScheme(link.destination)
         {
             let written = String(Substring(path))
-            missing = Routes.resolve(written, against: source.contentPath) ?? written
+            missing = SitePath.resolve(written, against: source.contentPath) ?? written
         }
         self.init(
             destination: link.destination, writtenDestination: link.writtenDestination, displayPath: source.displayPath,
@@ -108,7 +108,7 @@ public struct PageRenderer: Sendable {
         let fileKeys = routes.filePaths.sorted().map { (key: Self.fileKey($0), path: $0) }
         self.fileKeys = fileKeys
         let folderValues = Self.folderValues(
-            for: Set(routes.pagePaths.values.map(Routes.folder(of:))), site: site, routes: routes, fileKeys: fileKeys)
+            for: Set(routes.pagePaths.values.map(SitePath.folder(of:))), site: site, routes: routes, fileKeys: fileKeys)
         self.folderValues = folderValues
         self.folderKeys = folderValues.mapValues { shared in
             var hasher = ContentHasher()
@@ -248,7 +248,7 @@ public struct PageRenderer: Sendable {
         hasher.add(ltrainVersion)
         hasher.add(inputs.template)
         hasher.add(templateKeys[inputs.template] ?? ContentHash(value: 0))
-        hasher.add(folderKeys[Routes.folder(of: inputs.outputPath)] ?? ContentHash(value: 0))
+        hasher.add(folderKeys[SitePath.folder(of: inputs.outputPath)] ?? ContentHash(value: 0))
         PageInputs.add(.object(inputs.values), to: &hasher)
         guard !inputs.markdown.isEmpty else { return hasher.hash }
         hasher.add(markdownOptionsKey)
@@ -376,10 +376,10 @@ public struct PageRenderer: Sendable {
         _ folder: String, site: Site, routes: Routes, fileKeys: [(key: String, path: String)]
     ) -> (site: MustacheValue, files: MustacheValue) {
         var files = MustacheObject(minimumCapacity: fileKeys.count)
-        for (key, file) in fileKeys { files[key] = .string(Routes.relativePath(from: folder, to: file)) }
+        for (key, file) in fileKeys { files[key] = .string(SitePath.relativePath(from: folder, to: file)) }
         let siteValue: MustacheValue = [
             "title": .string(site.title), "language": .string(site.language),
-            "home": .string(Routes.relativePath(from: folder, to: routes.path(of: .index))),
+            "home": .string(SitePath.relativePath(from: folder, to: routes.path(of: .index))),
             "base_url": .optional(site.baseURL),
             "offline": .bool(site.offline),
             // In the fixed order of `Labels.all`: the folder's key hashes fields in order.
@@ -402,7 +402,7 @@ public struct PageRenderer: Sendable {
     /// folder shares, and its Markdown rendered to HTML.
     func context(from inputs: PageInputs, sourceLinks: inout [SourceLink]) -> MustacheObject {
         var context = inputs.values
-        let folder = Routes.folder(of: inputs.outputPath)
+        let folder = SitePath.folder(of: inputs.outputPath)
         let shared = folderValues[folder] ?? Self.folderValues(folder, site: site, routes: routes, fileKeys: fileKeys)
         context["site"] = shared.site
         context["files"] = shared.files
@@ -438,7 +438,7 @@ public struct PageRenderer: Sendable {
         let routes = self.routes
         /// The link from this page to `target`.
         func link(to target: Page) -> String {
-            Routes.relativePath(from: outputPath, to: routes.path(of: target))
+            SitePath.relativePath(from: outputPath, to: routes.path(of: target))
         }
         switch page {
         case .index:

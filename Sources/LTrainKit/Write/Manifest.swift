@@ -119,7 +119,7 @@ package struct Manifest: Sendable, Equatable {
             && UnsafeBufferPointer(rebasing: bytes[index..<index + siteLabel.count]).elementsEqual(siteLabel)
         {
             index += siteLabel.count
-            guard let url = Routes.percentDecoded(text(lastField())) else { return nil }
+            guard let url = SitePath.percentDecoded(text(lastField())) else { return nil }
             siteURL = url
         }
         let sourcesLabel = Array("sources ".utf8)
@@ -154,7 +154,7 @@ package struct Manifest: Sendable, Equatable {
                 var itemStart = field.lowerBound
                 for position in field.lowerBound...field.upperBound
                 where position == field.upperBound || bytes[position] == UInt8(ascii: ",") {
-                    guard position > itemStart, let item = Routes.percentDecoded(text(itemStart..<position)) else {
+                    guard position > itemStart, let item = SitePath.percentDecoded(text(itemStart..<position)) else {
                         return nil
                     }
                     items.append(item)
@@ -177,7 +177,7 @@ package struct Manifest: Sendable, Equatable {
         let rest = bytes[(firstNewline + 1)...]
         guard rest.starts(with: "site ".utf8) else { return nil }
         let line = rest.dropFirst(5).prefix { $0 != 0x0A }
-        return Routes.percentDecoded(String(decoding: line, as: UTF8.self))
+        return SitePath.percentDecoded(String(decoding: line, as: UTF8.self))
     }
 
     /// The manifest's text, built byte by byte: it has a line for every file of the site.
@@ -195,7 +195,7 @@ package struct Manifest: Sendable, Equatable {
         head.append(0x0A)
         if let siteURL {
             // %-encoded like the entries' lists, so a space or newline cannot end the line early.
-            head.append(contentsOf: "site \(Routes.percentEncoded(siteURL))\n".utf8)
+            head.append(contentsOf: "site \(SitePath.percentEncoded(siteURL))\n".utf8)
         }
         if let sources {
             // "sources ", the hash, three counts each after a space, a newline.
@@ -301,7 +301,7 @@ private struct LineWriter {
 
     /// One byte of an id, %-encoded as links are.
     mutating func percentEncoded(_ byte: UInt8) {
-        count += Routes.writePercentEncoded(byte, into: buffer, at: count)
+        count += SitePath.writePercentEncoded(byte, into: buffer, at: count)
     }
 
     /// `-` for no items, else the items %-encoded, with commas between. An item that is `-`

@@ -39,6 +39,22 @@ public protocol PageSink: Sendable {
 }
 
 extension PageSink {
+    /// Copies a file that is not a page (a content asset or static file, a theme file) into the
+    /// site: the Write stage reads its source, so that no stage before it touches the disk.
+    public func copy(_ file: AssetFile) throws(Diagnostic) {
+        try write(Self.bytes(of: file), to: file.outputPath)
+    }
+
+    /// The bytes of a file to copy: the built-in theme's text, or the source file's.
+    static func bytes(of file: AssetFile) throws(Diagnostic) -> [UInt8] {
+        if let text = file.builtIn { return Array(text.utf8) }
+        do {
+            return try FileSystem.read(file.sourcePath, limit: ContentLoader.assetSizeLimit)
+        } catch {
+            throw Diagnostic.error(error.message, path: file.displayPath, hint: error.hint)
+        }
+    }
+
     public func write(_ bytes: [UInt8], to outputPath: String) throws(Diagnostic) {
         try write(bytes, to: outputPath, key: nil, ids: [], links: [])
     }
@@ -181,9 +197,9 @@ public final class OutputFolder: PageSink {
         // paths share a folder, so the climb usually stops at the first step.
         var folders: Set<String> = []
         for outputPath in outputPaths {
-            var folder = Routes.folder(of: outputPath)
+            var folder = SitePath.folder(of: outputPath)
             while !folder.isEmpty, folders.insert(folder).inserted {
-                folder = Routes.folder(of: String(folder.utf8.dropLast()) ?? "")
+                folder = SitePath.folder(of: String(folder.utf8.dropLast()) ?? "")
             }
         }
         var descriptors: [String: Int32] = [:]
@@ -226,9 +242,10 @@ public final class OutputFolder: PageSink {
     /// `derived`: files made from the others alone (the offline list), kept when all the others
     /// are, as long as they are intact.
     public func isUpToDate(
-        pages: [(path: String, key: ContentHash)], files: [(path: String, bytes: [UInt8])], derived: [String] = []
+        pages: [(path: String, key: ContentHash)], files: [(path: String, bytes: [UInt8])], copied: [AssetFile] = [],
+        derived: [String] = []
     ) -> Bool {
-        guard mayBeUpToDate(fileCount: pages.count + files.count + derived.count) else { return false }
+        guard mayBeUpToDate(fileCount: pages.count + files.count + copied.count + derived.count) else { return false }
         for path in derived {
             guard let entry = previous.entries[path], isIntact(path, entry) else { return false }
         }
@@ -239,6 +256,11 @@ public final class OutputFolder: PageSink {
             return isIntact(page.path, entry)
         }
         guard allIntact else { return false }
+        var files = files
+        for file in copied {
+            guard let bytes = try? Self.bytes(of: file) else { return false }
+            files.append((file.outputPath, bytes))
+        }
         for file in files {
             guard let entry = previous.entries[file.path], entry.size == file.bytes.count,
                 entry.hash == ContentHash(file.bytes), isIntact(file.path, entry)
@@ -367,7 +389,7 @@ public final class OutputFolder: PageSink {
         }
         let flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC
         let descriptor: Int32
-        if let directory = folderDescriptors.withLock({ $0[Routes.folder(of: outputPath)] }) {
+        if let directory = folderDescriptors.withLock({ $0[SitePath.folder(of: outputPath)] }) {
             descriptor = openat(directory, lastPathComponent(outputPath), flags, 0o644)
         } else {
             descriptor = open(target, flags, 0o644)
