@@ -105,7 +105,18 @@ public final class PreviewSession: Sendable {
         do {
             var settings = SiteBuilder.Settings(includeDrafts: options.includeDrafts)
             // After the first build, only the changed files are looked at for notices again.
-            if last != nil, let changes { settings.noticesOnlyFor = changes.contentPaths }
+            if let last, let changes {
+                let changed = changes.contentPaths
+                settings.noticesOnlyFor = changed
+                // The stations whose files did not change are the last version's.
+                var unchanged: [String: Station] = [:]
+                let stations = last.site.line.stations
+                unchanged.reserveCapacity(stations.count)
+                for index in stations.indices where !changed.contains(stations[index].info.body.contentPath) {
+                    unchanged[stations[index].info.body.contentPath] = stations[index]
+                }
+                settings.unchangedStations = { [unchanged] in unchanged[$0] }
+            }
             let prepared: PreparedSite
             if let last, let changes, !templatesChanged, !log.hasErrors, let site = Self.editedInPlace(
                 last.site, changes: changes, content: snapshot.content, settings: settings, log: &log)

@@ -25,6 +25,9 @@ import Testing
         #expect(site.labels["more_information"] == "More Information", "a label left out keeps its default")
         #expect(site.labels.position(2, of: 7) == "Halt 2/7")
         #expect(Labels().position(3, of: 6) == "Stop 3 of 6")
+        // Each placeholder wherever it stands, as often as it stands; other braces stay.
+        #expect(Labels(["position": "{count}: {position} {position} {x} {"]).position(3, of: 6) == "6: 3 3 {x} {")
+        #expect(Labels(["position": "Parada"]).position(3, of: 6) == "Parada")
         for label in Labels.all { #expect(Labels()[label.key] == label.text) }
     }
 

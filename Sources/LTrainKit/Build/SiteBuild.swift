@@ -133,6 +133,7 @@ public struct PreparedSite: Sendable {
         {
             log.report(warning)
         }
+        clock.lap("template names")
         let routes = Routes(
             site: site, staticFiles: loadedTemplates.staticFiles, hasNotFoundPage: library.contains("404"), log: &log)
         clock.lap("route")
@@ -140,6 +141,7 @@ public struct PreparedSite: Sendable {
         let renderer = PageRenderer(
             site: site, routes: routes, library: library, templatePaths: loadedTemplates.displayPaths,
             templateSources: loadedTemplates.sources)
+        clock.lap("renderer")
         return PreparedSite(
             site: site, routes: routes, renderer: renderer, staticFiles: loadedTemplates.staticFiles,
             warnings: log.warnings)

@@ -96,6 +96,9 @@ public struct SitePlan: Sendable, Equatable {
         for station in oldStations where !newByPath.contains(station.info.body.contentPath) {
             moved.insert(station.info.body.contentPath)
         }
+        // A link can lead to a moved file only if it ends with that file's name: looked at first,
+        // without resolving anything.
+        let movedNames = Set(moved.map { Substring($0.split(separator: "/").last ?? Substring($0)) })
         // Only pages with Markdown have links that lead to content files.
         var withMarkdown: [(page: Page, contentPath: String)] = [(.index, new.index.body.contentPath)]
         withMarkdown += newStations.map { (.info(slug: $0.slug), $0.info.body.contentPath) }
@@ -107,8 +110,9 @@ public struct SitePlan: Sendable, Equatable {
                 continue
             }
             if links.contains(where: { link in
-                let target = link.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? link
-                return SitePath.resolve(target, against: contentPath).map(moved.contains) ?? false
+                let target = link.prefix { $0 != "#" }
+                guard movedNames.contains(target.split(separator: "/").last ?? target) else { return false }
+                return SitePath.resolve(String(target), against: contentPath).map(moved.contains) ?? false
             }) {
                 pages.insert(page)
             }

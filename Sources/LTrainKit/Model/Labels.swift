@@ -45,8 +45,26 @@ public struct Labels: Sendable, Equatable {
 
     /// "Stop 3 of 6": the `position` label with its placeholders filled in.
     public func position(_ position: Int, of count: Int) -> String {
-        self["position"].replacingOccurrences(of: "{position}", with: String(position))
-            .replacingOccurrences(of: "{count}", with: String(count))
+        // Filled in by hand, in one pass: Foundation's `replacingOccurrences` goes through
+        // NSString, which took 12% of a rebuild that renders every station page (perf, a new
+        // station under `ltrain serve` at 10,000 stations).
+        var text = ""
+        var rest = Substring(self["position"])
+        while let open = rest.firstIndex(of: "{") {
+            text += rest[..<open]
+            let tail = rest[open...]
+            if tail.hasPrefix("{position}") {
+                text += String(position)
+                rest = tail.dropFirst("{position}".count)
+            } else if tail.hasPrefix("{count}") {
+                text += String(count)
+                rest = tail.dropFirst("{count}".count)
+            } else {
+                text += "{"
+                rest = tail.dropFirst()
+            }
+        }
+        return text + rest
     }
 
     /// The `{name}` placeholders written in `text`, with their offsets in scalars.

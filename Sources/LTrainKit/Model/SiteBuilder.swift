@@ -20,6 +20,9 @@ public enum SiteBuilder {
         /// its author expects (`MarkdownNotice`); nil: every file. The preview looks again only at
         /// the files of each change.
         public var noticesOnlyFor: Set<String>?
+        /// The stations of the last version of the site, by content path, that a rebuild may keep
+        /// as they are: the preview passes those whose files did not change since.
+        public var unchangedStations: (@Sendable (String) -> Station?)?
 
         public init(includeDrafts: Bool = false, baseURL: String? = nil) {
             self.includeDrafts = includeDrafts
@@ -75,7 +78,8 @@ public enum SiteBuilder {
                         hint: "write it like --base-url https://example.org/sub/"))
             }
         }
-        let stations = buildStations(content.stations, includeDrafts: settings.includeDrafts, log: &log)
+        let stations = buildStations(
+            content.stations, includeDrafts: settings.includeDrafts, unchanged: settings.unchangedStations, log: &log)
         let checklists = buildChecklists(
             content.checklists, options: options, includeDrafts: settings.includeDrafts, log: &log)
         if content.stations.isEmpty && content.index != nil {
@@ -297,12 +301,18 @@ public enum SiteBuilder {
     }
 
     private static func buildStations(
-        _ files: [ContentFile], includeDrafts: Bool, log: inout DiagnosticLog
+        _ files: [ContentFile], includeDrafts: Bool, unchanged: (@Sendable (String) -> Station?)?,
+        log: inout DiagnosticLog
     ) -> [Station] {
         var stations: [Station] = []
         var slugOwners: [String: String] = [:]
         // Each file on its own, on every core; then, in file order, what concerns them all.
         let readings = concurrentMap(files.count) { index in
+            // A station of the last version whose file did not change is that station again.
+            if let station = unchanged?(files[index].relativePath) {
+                let reading: (station: Station?, isDraft: Bool, slugLocation: SourceLocation?)? = (station, false, nil)
+                return (reading: reading, diagnostics: [Diagnostic]())
+            }
             // Unlimited: merged into the build's log, which applies the limit.
             var fileLog = DiagnosticLog(limit: .max)
             let reading = station(from: files[index], log: &fileLog)
@@ -312,7 +322,8 @@ public enum SiteBuilder {
         slugOwners.reserveCapacity(files.count)
         for index in files.indices {
             log.report(contentsOf: readings[index].diagnostics)
-            guard let (station, isDraft, slugLocation) = readings[index].reading else { continue }
+            guard let (station, isDraft, readLocation) = readings[index].reading else { continue }
+            let slugLocation = readLocation ?? slugLocationIn(files[index])
             let displayPath = files[index].displayPath
             // A station without a title still claims its slug, so duplicates are reported too.
             let slug = station?.slug ?? parseStationFileName(files[index].fileName)?.slug ?? ""
