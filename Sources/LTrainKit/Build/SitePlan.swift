@@ -84,39 +84,46 @@ public struct SitePlan: Sendable, Equatable {
         var oldByPath: [String: Int] = [:]
         oldByPath.reserveCapacity(oldStations.count)
         for index in oldStations.indices { oldByPath[oldStations[index].info.body.contentPath] = index }
+        // Read in place, by index: copying each station costs more than comparing it.
         var moved: Set<String> = []
         var newByPath: Set<String> = []
-        for station in newStations {
-            let path = station.info.body.contentPath
+        newByPath.reserveCapacity(newStations.count)
+        for index in newStations.indices {
+            let path = newStations[index].info.body.contentPath
             newByPath.insert(path)
-            if let index = oldByPath[path], oldStations[index] == station { continue }
-            pages.insert(.info(slug: station.slug))
-            if oldByPath[path].map({ oldStations[$0].slug != station.slug }) ?? true { moved.insert(path) }
+            let old = oldByPath[path]
+            if let old, oldStations[old] == newStations[index] { continue }
+            pages.insert(.info(slug: newStations[index].slug))
+            if old.map({ oldStations[$0].slug != newStations[index].slug }) ?? true { moved.insert(path) }
         }
-        for station in oldStations where !newByPath.contains(station.info.body.contentPath) {
-            moved.insert(station.info.body.contentPath)
+        for index in oldStations.indices where !newByPath.contains(oldStations[index].info.body.contentPath) {
+            moved.insert(oldStations[index].info.body.contentPath)
         }
         // A link can lead to a moved file only if it ends with that file's name: looked at first,
-        // without resolving anything.
-        let movedNames = Set(moved.map { Substring($0.split(separator: "/").last ?? Substring($0)) })
+        // on the link's bytes, without resolving anything.
+        let movedNames = Set(moved.map { lastPathComponent($0) })
+        func mayLeadToMovedFile(_ link: String, from contentPath: String) -> Bool {
+            let bytes = link.utf8
+            let end = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
+            let start = bytes[..<end].lastIndex(of: UInt8(ascii: "/")).map(bytes.index(after:)) ?? bytes.startIndex
+            guard movedNames.contains(String(link[start..<end])) else { return false }
+            return SitePath.resolve(String(link[..<end]), against: contentPath).map(moved.contains) ?? false
+        }
         // Only pages with Markdown have links that lead to content files.
-        var withMarkdown: [(page: Page, contentPath: String)] = [(.index, new.index.body.contentPath)]
-        withMarkdown += newStations.map { (.info(slug: $0.slug), $0.info.body.contentPath) }
-        withMarkdown += new.checklists.map { (.checklist(slug: $0.slug), $0.body.contentPath) }
-        for (page, contentPath) in withMarkdown where !pages.contains(page) {
+        func check(_ page: Page, contentPath: String) {
+            guard !pages.contains(page) else { return }
             // A page whose links are not known is looked at.
             guard let links = previousLinks(next.routes.path(of: page)) else {
                 pages.insert(page)
-                continue
+                return
             }
-            if links.contains(where: { link in
-                let target = link.prefix { $0 != "#" }
-                guard movedNames.contains(target.split(separator: "/").last ?? target) else { return false }
-                return SitePath.resolve(String(target), against: contentPath).map(moved.contains) ?? false
-            }) {
-                pages.insert(page)
-            }
+            if links.contains(where: { mayLeadToMovedFile($0, from: contentPath) }) { pages.insert(page) }
         }
+        check(.index, contentPath: new.index.body.contentPath)
+        for index in newStations.indices {
+            check(.info(slug: newStations[index].slug), contentPath: newStations[index].info.body.contentPath)
+        }
+        for checklist in new.checklists { check(.checklist(slug: checklist.slug), contentPath: checklist.body.contentPath) }
         return SitePlan(scope: .pages(pages), pagesAddedOrRemoved: true)
     }
 }
