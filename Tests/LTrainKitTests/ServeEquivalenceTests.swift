@@ -85,11 +85,13 @@ import Testing
                 undo = { try site.write("content/stations/\(station)", text) }
                 log.append("deleted \(station)")
             case 5:
-                let template = ["info", "station", "layout", "checklist", "index"][random.next(5)]
-                let path = site.templates + "/\(template).mustache"
-                try site.write("templates/\(template).mustache", try String(contentsOfFile: path, encoding: .utf8) + "<!-- \(step) -->\n")
+                let template = ["info", "station", "layout", "checklist", "index", "back-chevron", "404", "style.css"][random.next(8)]
+                let file = template.contains(".") ? template : template + ".mustache"
+                let path = site.templates + "/" + file
+                let comment = file.hasSuffix(".css") ? "/* \(step) */\n" : "<!-- \(step) -->\n"
+                try site.write("templates/" + file, try String(contentsOfFile: path, encoding: .utf8) + comment)
                 changed = [path]
-                log.append("template \(template)")
+                log.append("template \(file)")
             case 6:
                 // A link to another station's heading, on its info page.
                 let target = stations[random.next(stations.count)]
