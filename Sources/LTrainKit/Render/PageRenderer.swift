@@ -205,7 +205,6 @@ public struct PageRenderer: Sendable {
         return String(decoding: xml.bytes, as: UTF8.self)
     }
 
-    /// `robots.txt`: allow everything, and say where the sitemap is.
     /// The bytes of a generated file that is not a page (see `Routes.generatedFiles`).
     public func generatedFile(_ path: String) -> [UInt8]? {
         switch path {
@@ -218,6 +217,7 @@ public struct PageRenderer: Sendable {
         }
     }
 
+    /// `robots.txt`: allow everything, and say where the sitemap is.
     public func robots() -> String? {
         guard let baseURL = site.baseURL else { return nil }
         return "User-agent: *\nAllow: /\n\nSitemap: \(baseURL)sitemap.xml\n"
