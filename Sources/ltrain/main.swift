@@ -290,6 +290,14 @@ enum Command {
         guard let port = Int(parsed.values["--port"] ?? "8000"), (0...65535).contains(port) else {
             throw UsageError(message: "--port needs a number from 0 to 65535", command: "serve")
         }
+        // Ctrl-C and SIGTERM are blocked in every thread from here on (threads inherit the mask),
+        // and the main thread waits for them with sigwait: a signal that comes at any moment
+        // stays pending until it is taken, never ignored or lost.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGINT)
+        sigaddset(&stopSignals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
         let session = PreviewSession(options: options)
         let first = session.rebuild()
         for warning in first.warnings { report(warning) }
@@ -329,22 +337,13 @@ enum Command {
             }
         }
         // Ctrl-C and SIGTERM: end the event streams, stop watching, close the port, exit.
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        let stopper: @Sendable () -> Void = {
-            watcher.stop()
-            session.hub.close()
-            server.stop()
-            say("Stopped")
-            exit(0)
-        }
-        let sources = [SIGINT, SIGTERM].map { number in
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-            source.setEventHandler(handler: stopper)
-            source.resume()
-            return source
-        }
-        withExtendedLifetime(sources) { dispatchMain() }
+        var received: Int32 = 0
+        while sigwait(&stopSignals, &received) != 0 {}
+        watcher.stop()
+        session.hub.close()
+        server.stop()
+        say("Stopped")
+        return 0
     }
 
     static func check(_ arguments: [String]) throws(UsageError) -> Int32 {
