@@ -57,6 +57,9 @@ let package = Package(
             name: "ltrain",
             dependencies: ["LTrainKit", "LTrainServe", "LTrainSupport"]
         ),
+        // Each stage's tests build against that stage alone.
+        .testTarget(name: "LTrainMustacheTests", dependencies: ["LTrainMustache", "LTrainSupport"]),
+        .testTarget(name: "LTrainMarkdownTests", dependencies: ["LTrainMarkdown", "LTrainSupport"]),
         .testTarget(
             name: "LTrainKitTests",
             dependencies: ["LTrainKit", "LTrainServe", "LTrainSupport", "LTrainMustache", "LTrainMarkdown"],

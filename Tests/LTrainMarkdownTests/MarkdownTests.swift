@@ -1,10 +1,7 @@
 import Testing
 
-@testable import LTrainKit
 @testable import LTrainMarkdown
-@testable import LTrainMustache
-@testable import LTrainServe
-@testable import LTrainSupport
+import LTrainSupport
 
 @Suite struct MarkdownTests {
     @Test func rendersCommonMarkWithUTF8() {

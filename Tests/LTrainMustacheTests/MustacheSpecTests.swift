@@ -1,11 +1,8 @@
 import Foundation
 import Testing
 
-@testable import LTrainKit
-@testable import LTrainMarkdown
 @testable import LTrainMustache
-@testable import LTrainServe
-@testable import LTrainSupport
+import LTrainSupport
 
 /// Decodes the spec's JSON data into Mustache values, keeping booleans, integers and decimals apart.
 struct SpecValue: Decodable {

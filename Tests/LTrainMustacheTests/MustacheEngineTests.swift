@@ -1,10 +1,7 @@
 import Testing
 
-@testable import LTrainKit
-@testable import LTrainMarkdown
 @testable import LTrainMustache
-@testable import LTrainServe
-@testable import LTrainSupport
+import LTrainSupport
 
 /// The engine's own tests, one or more per area of the Mustache spec, so a machine without the
 /// spec files still tests every feature ltrain's templates rely on.
