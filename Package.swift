@@ -58,6 +58,7 @@ let package = Package(
             dependencies: ["LTrainKit", "LTrainServe", "LTrainSupport"]
         ),
         // Each stage's tests build against that stage alone.
+        .testTarget(name: "LTrainSupportTests", dependencies: ["LTrainSupport"]),
         .testTarget(name: "LTrainMustacheTests", dependencies: ["LTrainMustache", "LTrainSupport"]),
         .testTarget(name: "LTrainMarkdownTests", dependencies: ["LTrainMarkdown", "LTrainSupport"]),
         .testTarget(

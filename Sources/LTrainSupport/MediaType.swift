@@ -5,7 +5,7 @@ package enum MediaType {
         let types = [
             "html": "text/html; charset=utf-8", "htm": "text/html; charset=utf-8", "css": "text/css; charset=utf-8",
             "js": "text/javascript; charset=utf-8", "mjs": "text/javascript; charset=utf-8",
-            "json": "application/json", "xml": "application/xml", "txt": "text/plain; charset=utf-8",
+            "json": "application/json", "webmanifest": "application/manifest+json", "xml": "application/xml", "txt": "text/plain; charset=utf-8",
             "svg": "image/svg+xml", "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg",
             "gif": "image/gif", "webp": "image/webp", "avif": "image/avif", "ico": "image/x-icon",
             "woff": "font/woff", "woff2": "font/woff2", "pdf": "application/pdf", "md": "text/markdown; charset=utf-8",

@@ -100,14 +100,6 @@ func loadedContent(stations: [ContentFile], checklists: [ContentFile] = []) thro
         #expect(rows.map(\.line) == [6, 7, 8])
     }
 
-    @Test func slugify() {
-        #expect(LTrainSupport.slugify("Bubba Gump Shrimp Étouffée") == "bubba-gump-shrimp-etouffee")
-        #expect(LTrainSupport.slugify("  Q & A <Street> ") == "q-a-street")
-        #expect(LTrainSupport.slugify("東京") == "")
-        #expect(LTrainSupport.slugify("--Line 3: Tunnel_Works--") == "line-3-tunnel-works")
-        #expect(LTrainSupport.slugify("Line 3: Café") == "line-3-cafe")
-    }
-
     @Test func stationFileNames() {
         #expect(SiteBuilder.parseStationFileName("03-union-square.md")! == ([3], "union-square"))
         #expect(SiteBuilder.parseStationFileName("03.5-x.md")! == ([3, 5], "x"))

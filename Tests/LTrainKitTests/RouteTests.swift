@@ -7,47 +7,6 @@ import Testing
 @testable import LTrainSupport
 
 @Suite struct RouteTests {
-    @Test func relativePathsBetweenAnyTwoDepths() {
-        #expect(SitePath.relativePath(from: "index.html", to: "style.css") == "style.css")
-        #expect(SitePath.relativePath(from: "stations/a.html", to: "style.css") == "../style.css")
-        #expect(SitePath.relativePath(from: "stations/a.html", to: "stations/b.html") == "b.html")
-        #expect(SitePath.relativePath(from: "stations/a.html", to: "info/a.html") == "../info/a.html")
-        #expect(SitePath.relativePath(from: "index.html", to: "stations/a.html") == "stations/a.html")
-        #expect(SitePath.relativePath(from: "a/b/c.html", to: "a/d/e.html") == "../d/e.html")
-        #expect(SitePath.relativePath(from: "a/b/c.html", to: "x.html") == "../../x.html")
-        #expect(SitePath.relativePath(from: "x.html", to: "a/b/c.html") == "a/b/c.html")
-        #expect(SitePath.relativePath(from: "assets/a b.html", to: "assets/café.png") == "caf%C3%A9.png")
-    }
-
-    @Test func percentEncodingKeepsUnreservedBytesAndEscapesTheRest() {
-        #expect(SitePath.percentEncoded("stop-1_a.b~c") == "stop-1_a.b~c")
-        #expect(SitePath.percentEncoded("") == "")
-        #expect(SitePath.percentEncoded("café au lait/é%,") == "caf%C3%A9%20au%20lait%2F%C3%A9%25%2C")
-        for text in ["", "plain", "a b", "ü/%#?,", "100% sure"] {
-            #expect(SitePath.percentDecoded(SitePath.percentEncoded(text)) == text)
-        }
-    }
-
-    @Test func resolveIsTheInverseOfRelativePath() {
-        let paths = ["index.html", "stations/a.html", "info/b.html", "a/b/c.html", "style.css", "assets/x/y.png"]
-        for source in paths {
-            for target in paths {
-                let link = SitePath.relativePath(from: source, to: target)
-                #expect(SitePath.resolve(link, against: source) == target, "\(source) → \(target) via \(link)")
-            }
-        }
-        #expect(SitePath.resolve("../../x", against: "a.html") == nil)
-        #expect(SitePath.resolve("../../x", against: "stations/a.html") == nil)
-        #expect(SitePath.resolve("../x/../y.html", against: "stations/a.html") == "y.html")
-        #expect(SitePath.resolve("./b.html", against: "stations/a.html") == "stations/b.html")
-        #expect(SitePath.resolve("../info//b.html", against: "stations/a.html") == "info/b.html")
-        #expect(SitePath.resolve("../...", against: "stations/a.html") == "...")
-        #expect(SitePath.resolve("../../x.html", against: "a/b/c.html") == "x.html")
-        #expect(SitePath.resolve("../x/y.html", against: "a/b/c.html") == "a/x/y.html")
-        #expect(SitePath.resolve("../../../x.html", against: "a/b/c.html") == nil)
-        #expect(SitePath.resolve("../é/ü.html", against: "ä/b.html") == "é/ü.html")
-    }
-
     func routes() throws -> Routes {
         let content = LoadedContent(
             index: try contentFile("index.md", "---\ntitle: T\n---\n"),

@@ -1,0 +1,87 @@
+import Testing
+
+@testable import LTrainSupport
+
+/// The support target on its own: paths and links, slugs, hashing, media types.
+@Suite struct SupportTests {
+    @Test func relativePathsBetweenAnyTwoDepths() {
+        #expect(SitePath.relativePath(from: "index.html", to: "style.css") == "style.css")
+        #expect(SitePath.relativePath(from: "stations/a.html", to: "style.css") == "../style.css")
+        #expect(SitePath.relativePath(from: "stations/a.html", to: "stations/b.html") == "b.html")
+        #expect(SitePath.relativePath(from: "stations/a.html", to: "info/a.html") == "../info/a.html")
+        #expect(SitePath.relativePath(from: "index.html", to: "stations/a.html") == "stations/a.html")
+        #expect(SitePath.relativePath(from: "a/b/c.html", to: "a/d/e.html") == "../d/e.html")
+        #expect(SitePath.relativePath(from: "a/b/c.html", to: "x.html") == "../../x.html")
+        #expect(SitePath.relativePath(from: "x.html", to: "a/b/c.html") == "a/b/c.html")
+        #expect(SitePath.relativePath(from: "assets/a b.html", to: "assets/café.png") == "caf%C3%A9.png")
+    }
+
+    @Test func percentEncodingKeepsUnreservedBytesAndEscapesTheRest() {
+        #expect(SitePath.percentEncoded("stop-1_a.b~c") == "stop-1_a.b~c")
+        #expect(SitePath.percentEncoded("") == "")
+        #expect(SitePath.percentEncoded("café au lait/é%,") == "caf%C3%A9%20au%20lait%2F%C3%A9%25%2C")
+        for text in ["", "plain", "a b", "ü/%#?,", "100% sure"] {
+            #expect(SitePath.percentDecoded(SitePath.percentEncoded(text)) == text)
+        }
+    }
+
+    @Test func resolveIsTheInverseOfRelativePath() {
+        let paths = ["index.html", "stations/a.html", "info/b.html", "a/b/c.html", "style.css", "assets/x/y.png"]
+        for source in paths {
+            for target in paths {
+                let link = SitePath.relativePath(from: source, to: target)
+                #expect(SitePath.resolve(link, against: source) == target, "\(source) → \(target) via \(link)")
+            }
+        }
+        #expect(SitePath.resolve("../../x", against: "a.html") == nil)
+        #expect(SitePath.resolve("../../x", against: "stations/a.html") == nil)
+        #expect(SitePath.resolve("../x/../y.html", against: "stations/a.html") == "y.html")
+        #expect(SitePath.resolve("./b.html", against: "stations/a.html") == "stations/b.html")
+        #expect(SitePath.resolve("../info//b.html", against: "stations/a.html") == "info/b.html")
+        #expect(SitePath.resolve("../...", against: "stations/a.html") == "...")
+        #expect(SitePath.resolve("../../x.html", against: "a/b/c.html") == "x.html")
+        #expect(SitePath.resolve("../x/y.html", against: "a/b/c.html") == "a/x/y.html")
+        #expect(SitePath.resolve("../../../x.html", against: "a/b/c.html") == nil)
+        #expect(SitePath.resolve("../é/ü.html", against: "ä/b.html") == "é/ü.html")
+    }
+
+    @Test func slugsAreLowercaseASCIIWords() {
+        #expect(slugify("Bubba Gump Shrimp Étouffée") == "bubba-gump-shrimp-etouffee")
+        #expect(slugify("  Q & A <Street> ") == "q-a-street")
+        #expect(slugify("東京") == "")
+        #expect(slugify("--Line 3: Tunnel_Works--") == "line-3-tunnel-works")
+        #expect(slugify("Line 3: Café") == "line-3-cafe")
+    }
+
+    @Test func uniqueSlugsCountOnFromTwo() {
+        var slugs = UniqueSlugs()
+        #expect(["a", "a", "b", "a", "a-2"].map { slugs.claim($0) } == ["a", "a-2", "b", "a-3", "a-2-2"])
+    }
+
+    @Test func contentHashesDifferWithEveryByteAndDelimitValues() {
+        let text = Array("The L runs under 14th Street, from Eighth Avenue to Canarsie.".utf8)
+        var seen: Set<ContentHash> = [ContentHash(text)]
+        for index in text.indices {
+            var changed = text
+            changed[index] ^= 1
+            #expect(seen.insert(ContentHash(changed)).inserted, "flipping byte \(index) gave a hash seen before")
+        }
+        #expect(ContentHash(text) == ContentHash(text))
+        var ab = ContentHasher()
+        ab.add("ab")
+        ab.add("c")
+        var abc = ContentHasher()
+        abc.add("a")
+        abc.add("bc")
+        #expect(ab.hash != abc.hash, "values are delimited")
+        #expect(ContentHash(value: 0xab).description == "00000000000000ab")
+    }
+
+    @Test func mediaTypesByExtension() {
+        #expect(MediaType.of("index.html") == "text/html; charset=utf-8")
+        #expect(MediaType.of("icons/ICON.PNG") == "image/png")
+        #expect(MediaType.of("manifest.webmanifest") == "application/manifest+json")
+        #expect(MediaType.of("CNAME") == "application/octet-stream")
+        #expect(MediaType.of("sw.js") == "text/javascript; charset=utf-8")
+    }
+}
