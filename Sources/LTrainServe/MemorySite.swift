@@ -24,6 +24,8 @@ public final class MemorySite: PageSink {
         var staged: [String: ServedFile] = [:]
         /// Set by `createFolders`: every file of the version under way, when it lists them.
         var paths: Set<String>?
+        /// The served files that have no key, kept up to date by `commit`.
+        var keyless: Set<String> = []
     }
     private let state = Mutex(State())
 
@@ -41,7 +43,7 @@ public final class MemorySite: PageSink {
 
     /// The pages kept without a key (they link into other pages' fragments), which every change checks again.
     var keylessPaths: [String] {
-        state.withLock { state in state.files.compactMap { $0.value.key == nil ? $0.key : nil } }
+        state.withLock { Array($0.keyless) }
     }
 
     /// Puts what was staged in place, drops the files the new version no longer has, and returns
@@ -51,10 +53,14 @@ public final class MemorySite: PageSink {
             var changed = 0
             for (path, file) in state.staged {
                 if state.files.updateValue(file, forKey: path)?.etag != file.etag { changed += 1 }
+                if file.key == nil { state.keyless.insert(path) } else { state.keyless.remove(path) }
             }
             if let paths = state.paths {
                 let gone = state.files.keys.filter { !paths.contains($0) }
-                for path in gone { state.files[path] = nil }
+                for path in gone {
+                    state.files[path] = nil
+                    state.keyless.remove(path)
+                }
                 changed += gone.count
             }
             state.staged = [:]
