@@ -86,7 +86,7 @@ public final class PreviewSession: Sendable {
         }
         if var content = snapshot.content, let changes {
             if changes.touchesContent
-                && !ContentLoader.refresh(&content, from: options.contentDirectory, changed: changes.content, log: &log)
+                && !ContentLoader.refresh(&content, from: options.contentDirectory, changes: changes, log: &log)
             {
                 snapshot.content = ContentLoader.loadContent(from: options.contentDirectory, log: &log)
             } else {

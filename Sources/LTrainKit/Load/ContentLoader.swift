@@ -117,20 +117,25 @@ public enum ContentChange: Equatable, Sendable {
 /// A burst of changed paths (as the file watcher reports them), sorted by what each is to a build:
 /// the one place where `ltrain serve` decides what an edit touched.
 public struct SourceChanges: Sendable, Equatable {
-    /// Paths inside the content folder that the build reads (or may read: a new folder).
-    public var content: Set<String> = []
-    /// Stations edited or saved in place (relative to the content folder), when every content
-    /// change is one; nil when any other content file or folder changed.
-    public var editedStations: [String]? = []
+    /// A changed path inside the content folder that the build reads (or may read: a new
+    /// folder), relative to the folder, with what it is.
+    public struct ContentPath: Sendable, Equatable {
+        public var relative: String
+        public var kind: ContentChange
+    }
+
+    /// The changed content paths, sorted; editors' leftovers are left out.
+    public var content: [ContentPath] = []
+    /// The content folder itself changed (removed, renamed), or a path outside both folders:
+    /// everything is read again.
+    public var contentFolderChanged = false
     public var templates = false
     /// A file copied as it is (a content asset or static file, a theme file that is not a
     /// template) may have new bytes, which no model shows.
     public var copiedFiles = false
 
-    private var contentPrefix: String
-
     public init(_ paths: Set<String>, contentDirectory: String, templatesDirectory: String) {
-        contentPrefix = contentDirectory.hasSuffix("/") ? contentDirectory : contentDirectory + "/"
+        let contentPrefix = contentDirectory.hasSuffix("/") ? contentDirectory : contentDirectory + "/"
         let templatesPrefix = templatesDirectory.hasSuffix("/") ? templatesDirectory : templatesDirectory + "/"
         for path in paths.sorted() {
             if path == templatesDirectory || path.hasPrefix(templatesPrefix) {
@@ -142,38 +147,33 @@ public struct SourceChanges: Sendable, Equatable {
                 continue
             }
             guard path.hasPrefix(contentPrefix) else {
-                // The content folder itself (removed, renamed) or a path outside both: read everything.
-                content.insert(path)
-                editedStations = nil
+                contentFolderChanged = true
                 continue
             }
             let relative = String(path.dropFirst(contentPrefix.count))
-            switch ContentChange(relative) {
+            let kind = ContentChange(relative)
+            switch kind {
             // An editor's save through `x.md.tmp` renamed over `x.md`: the temporary file is
             // nothing the build reads. A new folder may hold files the build reads.
-            case .ignored where FileSystem.kind(of: path) != .directory:
-                continue
-            case .station:
-                editedStations?.append(relative)
-            case .asset, .staticFile:
-                copiedFiles = true
-                editedStations = nil
-            default:
-                editedStations = nil
+            case .ignored where FileSystem.kind(of: path) != .directory: continue
+            case .asset, .staticFile: copiedFiles = true
+            default: break
             }
-            content.insert(path)
+            content.append(ContentPath(relative: relative, kind: kind))
         }
     }
 
-    public var touchesContent: Bool { !content.isEmpty }
+    public var touchesContent: Bool { contentFolderChanged || !content.isEmpty }
+
+    /// The stations edited or saved in place (relative to the content folder), when every
+    /// content change is one; nil when any other content file or folder changed.
+    public var editedStations: [String]? {
+        guard !contentFolderChanged, content.allSatisfy({ $0.kind == .station }) else { return nil }
+        return content.map(\.relative)
+    }
 
     /// The changed content files by their path inside the content folder (`stations/03-a.md`).
-    public var contentPaths: Set<String> {
-        Set(content.compactMap { path in
-            guard path.hasPrefix(contentPrefix) else { return nil }
-            return String(path.dropFirst(contentPrefix.count))
-        })
-    }
+    public var contentPaths: Set<String> { Set(content.map(\.relative)) }
 }
 
 /// The Load stage: reads the content and templates folders. The only stage, with Write, that reads the disk.
@@ -353,26 +353,24 @@ public enum ContentLoader {
         return templates
     }
 
-    /// Brings `content` up to date with changed files of the content folder (paths as the
-    /// watcher reports them, under `directory`), re-reading only those. Returns false when a
-    /// change needs the whole folder read again (a folder moved, an unknown kind of change).
+    /// Brings `content` up to date with the changed files of the content folder `directory`,
+    /// re-reading only those. Returns false when a change needs the whole folder read again (the
+    /// folder moved, a new folder, an unknown kind of change).
     public static func refresh(
-        _ content: inout LoadedContent, from directory: String, changed: Set<String>, log: inout DiagnosticLog
+        _ content: inout LoadedContent, from directory: String, changes: SourceChanges, log: inout DiagnosticLog
     ) -> Bool {
-        guard let root = FileSystem.realPath(directory) else { return false }
-        let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+        guard !changes.contentFolderChanged, let root = FileSystem.realPath(directory) else { return false }
         var assetsChanged = false
         var staticChanged = false
-        for path in changed.sorted() {
-            guard path.hasPrefix(prefix) else { return false }
-            let relative = String(path.dropFirst(prefix.count))
+        for change in changes.content {
+            let relative = change.relative
+            let path = joinPath(directory, relative)
             let isStation: Bool
-            switch ContentChange(relative) {
+            switch change.kind {
             case .ignored:
-                // Unless it is a new folder where only files are read: that needs everything read again.
-                if FileSystem.kind(of: path) == .directory && !relative.hasPrefix("assets/") && !relative.hasPrefix("static/") {
-                    return false
-                }
+                // Only new folders come here (editors' leftovers are not changes): one where only
+                // files are read needs everything read again.
+                if !relative.hasPrefix("assets/") && !relative.hasPrefix("static/") { return false }
                 continue
             case .asset:
                 assetsChanged = true
