@@ -422,20 +422,16 @@ public enum SiteBuild {
         switch scope {
         case .everyPage: pages = renderer.pages
         case .pages(let some):
-            // In the site's fixed order, so that problems are reported in a fixed order.
-            pages =
-                some.count > 64
-                ? renderer.pages.filter(some.contains)
-                : some.filter { routes.pagePaths[$0] != nil }.sorted { routes.path(of: $0) < routes.path(of: $1) }
+            // Ordered by output path, worked out once a page, so that problems come in a fixed order.
+            pages = some.compactMap { page in routes.pagePaths[page].map { (page, $0) } }.sorted { $0.1 < $1.1 }.map(\.0)
         }
         let copied = scope == .everyPage ? prepared.copiedFiles : []
         let listsFiles = scope == .everyPage || plan.pagesAddedOrRemoved
         let generated = listsFiles ? Routes.generatedFiles(for: prepared.site, themeFiles: prepared.staticFiles) : []
-        let allPaths =
-            listsFiles
-            ? renderer.pages.map { routes.path(of: $0) } + prepared.copiedFiles.map(\.outputPath)
-                + Routes.generatedFiles(for: prepared.site, themeFiles: prepared.staticFiles) : []
-        if listsFiles { try output.createFolders(for: allPaths) }
+        if listsFiles {
+            try output.createFolders(
+                for: renderer.pages.map { routes.path(of: $0) } + prepared.copiedFiles.map(\.outputPath) + generated)
+        }
 
         let files = routes.outputPaths
         let results = Mutex([PageCheck?](repeating: nil, count: pages.count))
@@ -534,7 +530,7 @@ public enum SiteBuild {
         clock.lap("copy files, check fragments")
         try log.throwIfErrors()
         return RenderResult(
-            fileCount: listsFiles ? allPaths.count : files.count, rendered: renderedCount.load(ordering: .relaxed), externalLinks: external,
+            fileCount: files.count, rendered: renderedCount.load(ordering: .relaxed), externalLinks: external,
             pageChecks: checks)
     }
 }

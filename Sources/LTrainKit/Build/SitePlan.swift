@@ -99,15 +99,13 @@ public struct SitePlan: Sendable, Equatable {
         for index in oldStations.indices where !newByPath.contains(oldStations[index].info.body.contentPath) {
             moved.insert(oldStations[index].info.body.contentPath)
         }
-        // A link can lead to a moved file only if it ends with that file's name: looked at first,
-        // on the link's bytes, without resolving anything.
+        // A link names a moved file as `Routes.rewriteContentLink` reads it; one that does not end
+        // with a moved file's name cannot, which is looked at first, without resolving anything.
         let movedNames = Set(moved.map { lastPathComponent($0) })
         func mayLeadToMovedFile(_ link: String, from contentPath: String) -> Bool {
-            let bytes = link.utf8
-            let end = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
-            let start = bytes[..<end].lastIndex(of: UInt8(ascii: "/")).map(bytes.index(after:)) ?? bytes.startIndex
-            guard movedNames.contains(String(link[start..<end])) else { return false }
-            return SitePath.resolve(String(link[..<end]), against: contentPath).map(moved.contains) ?? false
+            let target = Routes.splitFragment(link).target
+            guard movedNames.contains(lastPathComponent(target)) else { return false }
+            return SitePath.resolve(target, against: contentPath).map(moved.contains) ?? false
         }
         // Only pages with Markdown have links that lead to content files.
         func check(_ page: Page, contentPath: String) {

@@ -132,13 +132,11 @@ public struct Routes: Sendable {
         outputPaths.reserveCapacity(pagePaths.count + filePaths.count)
         for path in pagePaths.values { outputPaths.insert(path) }
         outputPaths.formUnion(filePaths)
+        // `contentLinksKey` has every page made from content (index, stations, info pages,
+        // checklists), in the site's order, with its path; the 404 page and the files are the rest.
         var layout = ContentHasher()
         layout.add(contentLinksKey)
         layout.add(hasNotFoundPage ? 1 : 0)
-        // Pages come in the site's order: their paths hash alike whenever the pages are alike.
-        layout.add(pagePaths.count)
-        for index in stations.indices { layout.add(stations[index].slug) }
-        for checklist in site.checklists { layout.add(checklist.slug) }
         for path in filePaths.sorted() { layout.add(path) }
         layoutKey = layout.hash
     }
@@ -195,21 +193,21 @@ public struct Routes: Sendable {
     /// to that file's output. Returns nil for links that are not to content files (external, or unknown).
     public func rewriteContentLink(_ destination: String, writtenIn contentPath: String, on page: Page) -> String? {
         guard Self.mayLeadToContent(destination) else { return nil }
-        var target = destination
-        var fragment = ""
-        // '#' found on the bytes: searching Characters would walk grapheme clusters.
-        var text = destination
-        if let hashOffset = text.withUTF8({ $0.firstIndex(of: UInt8(ascii: "#")) }) {
-            let hash = destination.utf8.index(destination.utf8.startIndex, offsetBy: hashOffset)
-            fragment = String(destination[hash...])
-            target = String(destination[..<hash])
-        }
+        let (target, fragment) = Self.splitFragment(destination)
         guard let resolved = SitePath.resolve(target, against: contentPath), var output = contentTargets[resolved] else {
             return nil
         }
         // A station's headings are on its info page, so a link to one of them goes there.
         if fragment.utf8.count > 1, let info = infoTargets[resolved] { output = info }
         return SitePath.relativePath(from: path(of: page), to: output) + fragment
+    }
+
+    /// A link's destination split before its first `#`: the path, and the fragment with its `#`
+    /// ("" when there is none). A link to a content file names the file `resolve`s the path to.
+    static func splitFragment(_ destination: String) -> (target: String, fragment: String) {
+        // '#' found on the bytes: searching Characters would walk grapheme clusters.
+        guard let hash = destination.utf8.firstIndex(of: UInt8(ascii: "#")) else { return (destination, "") }
+        return (String(destination[..<hash]), String(destination[hash...]))
     }
 
     /// Whether `rewriteContentLink` may rewrite this destination: a relative path (not empty, not
