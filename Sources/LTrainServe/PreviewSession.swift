@@ -84,7 +84,10 @@ public final class PreviewSession: Sendable {
                 PreparedSite.checkedLibrary($0, templatesDirectory: options.templatesDirectory, log: &log)
             }
         }
+        // Taken out of the snapshot, so that it is the only reference and is changed in place
+        // (a copy of 10,000 loaded files cost 2 ms of a 10 ms body edit; perf).
         if var content = snapshot.content, let changes {
+            snapshot.content = nil
             if changes.touchesContent
                 && !ContentLoader.refresh(&content, from: options.contentDirectory, changes: changes, log: &log)
             {

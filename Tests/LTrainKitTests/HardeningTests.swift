@@ -187,6 +187,24 @@ import Testing
         )
     }
 
+    @Test func aChecklistLinkedToAStationIsRefusedAndTwoStationsMayShareAFile() throws {
+        let site = try TestSite.defaultSite()
+        let checklists = try FileManager.default.contentsOfDirectory(atPath: site.content + "/checklists").sorted()
+        let stations = try FileManager.default.contentsOfDirectory(atPath: site.content + "/stations").sorted()
+        let checklist = try #require(checklists.first)
+        try site.remove("content/checklists/" + checklist)
+        try FileManager.default.createSymbolicLink(
+            atPath: site.content + "/checklists/" + checklist, withDestinationPath: "../stations/" + stations[1])
+        // A second station through a link to the same file has the same role: no error of its own.
+        try FileManager.default.createSymbolicLink(
+            atPath: site.content + "/stations/00-again.md", withDestinationPath: stations[1])
+        let sameFile = site.failures().filter { $0.contains("is the same file") }
+        #expect(
+            sameFile == [
+                "content/checklists/\(checklist): error: is the same file as content/stations/00-again.md (through a symbolic link): one file cannot be both a station and a checklist\n  hint: copy the file instead of linking to it"
+            ])
+    }
+
     @Test func anIndexLinkedInsideTheContentFolderWorks() throws {
         let site = try TestSite.defaultSite()
         try FileManager.default.moveItem(atPath: site.content + "/index.md", toPath: site.content + "/home.md")
