@@ -1,0 +1,77 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import LTrainServe
+
+/// When the watcher reports a burst of changes: at once (after `settle`) when every file it
+/// touched is written and closed, later (after `quiet`) when one is half written or gone.
+/// The event sequences are those an inotify reader saw for each kind of save.
+struct FileWatcherTests {
+    private func burst(_ events: [(Burst.Event, String)]) -> Burst {
+        var burst = Burst()
+        for (event, path) in events { burst.add(event, at: path) }
+        return burst
+    }
+
+    @Test func aWriteInPlaceIsSettled() {
+        #expect(burst([(.written, "c/x.md")]).isSettled)
+    }
+
+    @Test func aSaveThroughATemporaryFileIsSettledOnceRenamedOver() {
+        let started = [(Burst.Event.created, "c/x.md.tmp")]
+        #expect(!burst(started).isSettled)
+        let written = started + [(.written, "c/x.md.tmp")]
+        #expect(burst(written).isSettled)
+        let renamed = written + [(.removed, "c/x.md.tmp"), (.arrived, "c/x.md")]
+        #expect(burst(renamed).isSettled)
+        #expect(burst(renamed).paths == ["c/x.md.tmp", "c/x.md"])
+    }
+
+    @Test func vimsSaveWithABackupIsSettledOnlyWhenTheFileIsBack() {
+        // `4913` probe, the file renamed away to `x.md~`, written again, the backup deleted.
+        let probe: [(Burst.Event, String)] = [
+            (.created, "c/4913"), (.written, "c/4913"), (.removed, "c/4913"),
+        ]
+        #expect(burst(probe).isSettled)
+        let away = probe + [(.removed, "c/x.md"), (.arrived, "c/x.md~")]
+        #expect(!burst(away).isSettled, "the file is gone: the editor is about to write it again")
+        let recreated = away + [(.created, "c/x.md")]
+        #expect(!burst(recreated).isSettled, "created, not yet closed")
+        let done = recreated + [(.written, "c/x.md"), (.written, "c/x.md"), (.removed, "c/x.md~")]
+        #expect(burst(done).isSettled)
+    }
+
+    @Test func aDeletedFileWaitsForTheQuietPeriod() {
+        #expect(!burst([(.removed, "c/x.md")]).isSettled)
+        #expect(!burst([(.written, "c/x.md"), (.removed, "c/x.md")]).isSettled)
+    }
+
+    /// The real watcher, end to end: a write in place and a save through a temporary file are
+    /// each reported with their paths.
+    @Test func theWatcherReportsEachSaveAsOneBurst() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ltrain-watch-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "a\n".write(toFile: folder + "/x.md", atomically: false, encoding: .utf8)
+        let watcher = try FileWatcher(folders: [folder])
+        let reported = Mutex<[Set<String>]>([])
+        watcher.start { paths in reported.withLock { $0.append(paths) } }
+        defer { watcher.stop() }
+        func waitForBursts(_ count: Int) {
+            for _ in 0..<200 where reported.withLock({ $0.count }) < count { usleep(10_000) }
+        }
+        try "b\n".write(toFile: folder + "/x.md", atomically: false, encoding: .utf8)
+        waitForBursts(1)
+        try "c\n".write(toFile: folder + "/x.md.tmp", atomically: false, encoding: .utf8)
+        #expect(rename(folder + "/x.md.tmp", folder + "/x.md") == 0)
+        waitForBursts(2)
+        usleep(50_000)
+        let bursts = reported.withLock { $0 }
+        #expect(bursts.first == [folder + "/x.md"])
+        // One burst, unless this busy machine paused the test more than 5 ms between the write and
+        // the rename; then the rename comes in a burst of its own, never before the write.
+        #expect(bursts.dropFirst().reduce(into: Set<String>()) { $0.formUnion($1) } == [folder + "/x.md.tmp", folder + "/x.md"])
+        #expect(bursts.last?.contains(folder + "/x.md") == true)
+    }
+}
