@@ -1,3 +1,4 @@
+import Synchronization
 import LTrainSupport
 
 /// A named set of parsed templates that can include each other as partials and parents.
@@ -154,18 +155,67 @@ public struct MustacheLibrary: Sendable {
 
     /// `render` as UTF-8 bytes, which is what pages are written and checked as: appending to a
     /// byte buffer costs a fraction of appending to a String, and a page is dozens of appends.
-    package func renderBytes(_ name: String, _ context: MustacheValue) throws(MustacheError) -> [UInt8] {
+    /// `memo`: what the last render of this template with this library wrote for the items of its
+    /// lists, reused for the items that are the very same values (see `SectionMemo`), and replaced
+    /// by what this render wrote.
+    package func renderBytes(
+        _ name: String, _ context: MustacheValue, memo: SectionMemo? = nil
+    ) throws(MustacheError) -> [UInt8] {
         guard let nodes = templates[name] else {
             throw MustacheError(templateName: name, location: nil, message: "no template named '\(name)'")
         }
         var renderer = MustacheRenderer(library: self, chain: [name])
+        renderer.lastSections = memo?.take()
         var stack = [context]
         var output = RenderedBytes()
         try renderer.render(nodes, stack: &stack, overrides: [], into: &output)
+        memo?.keep(renderer.newSections, reused: renderer.reusedItems)
         return output.bytes
     }
 
     fileprivate func nodes(named name: String) -> [MustacheNode]? { templates[name] }
+}
+
+/// What one render of a page wrote for each item of each list it went through, so that the next
+/// render of the same page with the same library (the index page in `ltrain serve`, 10,000 rows
+/// and 10,000 map stops, where a title edit changes one of each) copies the bytes of every item
+/// that is the very same value instead of rendering it again. An item's bytes are kept only when
+/// rendering it read nothing outside the item (every name it looked up was found in it), so they
+/// depend on the item and the section's template text alone. Keeps the last render's items alive,
+/// so that "the same storage" cannot be a new value at a reused address.
+package final class SectionMemo: Sendable {
+    struct Section {
+        let name: MustacheName
+        let children: [MustacheNode]
+        let overrides: [MustacheBlock]
+        let items: [MustacheValue]
+        /// Each item's bytes, or nil where they depend on more than the item.
+        let fragments: [[UInt8]?]
+    }
+
+    private let sections = Mutex<(sections: [Section], reused: Int)>(([], 0))
+
+    package init() {}
+
+    /// How many items the last render copied instead of rendering.
+    package var reusedItems: Int { sections.withLock { $0.reused } }
+
+    fileprivate func take() -> [Section] {
+        sections.withLock { memo in
+            defer { memo.sections = [] }
+            return memo.sections
+        }
+    }
+
+    fileprivate func keep(_ new: [Section], reused: Int) {
+        sections.withLock { $0 = (new, reused) }
+    }
+
+    /// Whether two items are the same value by identity: objects with the same storage.
+    static func isSame(_ old: MustacheValue, _ new: MustacheValue) -> Bool {
+        guard case .object(let oldObject) = old, case .object(let newObject) = new else { return false }
+        return oldObject.isSameStorage(as: newObject)
+    }
 }
 
 private struct MustacheRenderer {
@@ -173,6 +223,13 @@ private struct MustacheRenderer {
     var chain: [String]
     /// How many `render` calls are under way, one inside the other.
     private var depth = 0
+    /// With a memo: the last render's lists (nil: not remembering), and this render's.
+    var lastSections: [SectionMemo.Section]?
+    var newSections: [SectionMemo.Section] = []
+    var reusedItems = 0
+    /// The outermost stack frame a lookup has read since this was last reset (`Int.max`: none;
+    /// -1: a name found nowhere, which depends on every frame).
+    private var outermostFrameRead = Int.max
 
     init(library: MustacheLibrary, chain: [String]) {
         self.library = library
@@ -181,10 +238,13 @@ private struct MustacheRenderer {
 
     /// The value a name stands for: its first part looked up from the innermost frame out, the
     /// others inside what that found. Frames are read in place (by index), not copied.
-    func lookup(_ name: MustacheName, in stack: [MustacheValue]) -> MustacheValue? {
+    mutating func lookup(_ name: MustacheName, in stack: [MustacheValue]) -> MustacheValue? {
         let parts = name.parts
         let fingerprints = name.fingerprints
-        guard !parts.isEmpty else { return stack.last }
+        guard !parts.isEmpty else {
+            outermostFrameRead = min(outermostFrameRead, stack.count - 1)
+            return stack.last
+        }
         var value: MustacheValue?
         var frame = stack.count - 1
         while frame >= 0 {
@@ -194,6 +254,7 @@ private struct MustacheRenderer {
             }
             frame -= 1
         }
+        outermostFrameRead = min(outermostFrameRead, frame)
         var part = 1
         while part < parts.count, let current = value {
             value = current[parts[part], fingerprints[part]]
@@ -202,7 +263,7 @@ private struct MustacheRenderer {
         return value
     }
 
-    func templateName(_ reference: TemplateReference, in stack: [MustacheValue]) -> String? {
+    mutating func templateName(_ reference: TemplateReference, in stack: [MustacheValue]) -> String? {
         guard reference.isDynamic else { return reference.name.text }
         if case .string(let name)? = lookup(reference.name, in: stack) { return name }
         return nil
@@ -239,6 +300,10 @@ private struct MustacheRenderer {
                 }
                 if value.isFalsey { continue }
                 if case .array(let items) = value {
+                    if lastSections != nil {
+                        try renderRemembering(name, items, children, stack: &stack, overrides: overrides, into: &output)
+                        continue
+                    }
                     for item in items {
                         stack.append(item)
                         try render(children, stack: &stack, overrides: overrides, into: &output)
@@ -281,6 +346,39 @@ private struct MustacheRenderer {
         }
     }
 
+    /// A section over a list, with a memo: each item that is the very same value as the one at
+    /// its place in the last render of the same section (same name, text and blocks) gets the
+    /// bytes it had then, if they depended on it alone; the others are rendered.
+    private mutating func renderRemembering(
+        _ name: MustacheName, _ items: [MustacheValue], _ children: [MustacheNode], stack: inout [MustacheValue],
+        overrides: [MustacheBlock], into output: inout RenderedBytes
+    ) throws(MustacheError) {
+        let last = lastSections?.first { $0.name == name && $0.children == children && $0.overrides == overrides }
+        var fragments: [[UInt8]?] = []
+        fragments.reserveCapacity(items.count)
+        let itemFrame = stack.count
+        for index in items.indices {
+            if let last, index < last.items.count, let bytes = last.fragments[index],
+                SectionMemo.isSame(last.items[index], items[index])
+            {
+                output.append(bytes)
+                fragments.append(bytes)
+                reusedItems += 1
+                continue
+            }
+            let start = output.count
+            let outerRead = outermostFrameRead
+            outermostFrameRead = Int.max
+            stack.append(items[index])
+            try render(children, stack: &stack, overrides: overrides, into: &output)
+            stack.removeLast()
+            fragments.append(outermostFrameRead >= itemFrame ? output.bytes(from: start) : nil)
+            outermostFrameRead = min(outerRead, outermostFrameRead)
+        }
+        newSections.append(
+            SectionMemo.Section(name: name, children: children, overrides: overrides, items: items, fragments: fragments))
+    }
+
     mutating func include(
         _ name: String, _ nodes: [MustacheNode], at reference: TemplateReference, stack: inout [MustacheValue],
         overrides: [MustacheBlock], into output: inout RenderedBytes
@@ -304,7 +402,7 @@ private struct MustacheRenderer {
 /// array append each time. Not copyable, so the buffer has exactly one owner that frees it.
 package struct RenderedBytes: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
-    private var count = 0
+    private var written = 0
     private var capacity: Int
 
     package init(capacity: Int = 8192) {
@@ -318,14 +416,26 @@ package struct RenderedBytes: ~Copyable {
 
     /// The bytes written so far.
     package var bytes: [UInt8] {
-        [UInt8](UnsafeBufferPointer(start: base, count: count))
+        [UInt8](UnsafeBufferPointer(start: base, count: written))
+    }
+
+    /// How many bytes have been written.
+    package var count: Int { written }
+
+    /// The bytes written since `start` bytes had been.
+    package func bytes(from start: Int) -> [UInt8] {
+        [UInt8](UnsafeBufferPointer(start: base + start, count: written - start))
+    }
+
+    mutating func append(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { append($0) }
     }
 
     private mutating func grow(toHold needed: Int) {
         var newCapacity = capacity * 2
         while newCapacity < needed { newCapacity *= 2 }
         let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        newBase.initialize(from: base, count: count)
+        newBase.initialize(from: base, count: written)
         base.deallocate()
         base = newBase
         capacity = newCapacity
@@ -333,9 +443,9 @@ package struct RenderedBytes: ~Copyable {
 
     mutating func append(_ part: UnsafeBufferPointer<UInt8>) {
         guard let source = part.baseAddress, !part.isEmpty else { return }
-        if count + part.count > capacity { grow(toHold: count + part.count) }
-        (base + count).initialize(from: source, count: part.count)
-        count += part.count
+        if written + part.count > capacity { grow(toHold: written + part.count) }
+        (base + written).initialize(from: source, count: part.count)
+        written += part.count
     }
 
     package mutating func append(_ text: String) {

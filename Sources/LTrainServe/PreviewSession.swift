@@ -114,11 +114,13 @@ public final class PreviewSession: Sendable {
                 prepared = last.replacingStations(with: site, warnings: log.warnings)
             } else if let last, let changes, !changes.touchesContent {
                 prepared = try PreparedSite.assemble(
-                    site: last.site, templates: snapshot.templates, library: snapshot.library, log: &log, clock: &clock)
+                    site: last.site, templates: snapshot.templates, library: snapshot.library, log: &log, clock: &clock
+                ).remembering()
             } else {
                 prepared = try PreparedSite.assemble(
                     content: snapshot.content, templates: snapshot.templates, library: snapshot.library,
-                    settings: Self.remodelling(settings, last: last, changes: changes), log: &log, clock: &clock)
+                    settings: Self.remodelling(settings, last: last, changes: changes), log: &log, clock: &clock
+                ).remembering()
             }
             if let last {
                 let site = self.site

@@ -64,6 +64,32 @@ import Testing
         #expect(checked > 50)
     }
 
+    /// `ltrain serve`'s renderer keeps the index page's rows and their bytes from one version to
+    /// the next (`PageRenderer.remembering`): its keys and pages are those of a renderer that
+    /// keeps nothing, before and after a title edit, and the edit renders one row and one stop.
+    @Test func theIndexKeptFromTheLastVersionHasTheKeyAndBytesOfOneMadeAfresh() throws {
+        let site = try TestSite.defaultSite()
+        let plain = try Self.prepared(site).renderer
+        let remembering = plain.remembering()
+        let count = plain.site.line.stations.count
+        let first = try remembering.render(.index).bytes
+        #expect(first == (try plain.render(.index).bytes))
+        #expect(remembering.inputKey(for: .index) == plain.inputKey(for: .index))
+        #expect(remembering.memory?.indexSections.reusedItems == 0)
+
+        var edited = plain.site
+        edited.line.stations[2].title = "Renamed Stop"
+        let next = remembering.replacingStations(with: edited)
+        let fresh = plain.replacingStations(with: edited)
+        #expect(next.inputKey(for: .index) == fresh.inputKey(for: .index))
+        #expect(next.inputKey(for: .index) != remembering.inputKey(for: .index))
+        let second = try next.render(.index).bytes
+        #expect(second == (try fresh.render(.index).bytes))
+        #expect(String(decoding: second, as: UTF8.self).contains("Renamed Stop"))
+        // Every row of the list and every stop of the map but the renamed station's was copied.
+        #expect(next.memory?.indexSections.reusedItems == 2 * (count - 1))
+    }
+
     @Test func aTemplateIsInTheKeysOfThePagesThatCanIncludeItAndNoOthers() throws {
         let site = try TestSite.defaultSite()
         let before = try Self.prepared(site).renderer

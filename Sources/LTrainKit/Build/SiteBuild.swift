@@ -79,6 +79,14 @@ public struct PreparedSite: Sendable {
 
     /// The same site with its stations edited in place (see `SiteBuilder.update`): the routes and
     /// everything the renderer computed from them stay.
+    /// The same site, whose renderer keeps what it renders of the index page for the versions
+    /// that follow (`PageRenderer.remembering`).
+    package func remembering() -> PreparedSite {
+        var copy = self
+        copy.renderer = renderer.remembering()
+        return copy
+    }
+
     package func replacingStations(with site: Site, warnings: [Diagnostic]) -> PreparedSite {
         var copy = self
         copy.site = site

@@ -82,6 +82,18 @@ public struct PageRenderer: Sendable {
     private let folderKeys: [String: ContentHash]
     /// The Markdown options, which rendering any Markdown depends on.
     private let markdownOptionsKey: ContentHash
+    /// What `ltrain serve` keeps of the index page from one render to the next (nil in a build,
+    /// which renders each page once).
+    private(set) var memory: RenderMemory?
+
+    /// The index page's values of each station (`IndexRows`) and the bytes of its lists' items
+    /// (`SectionMemo`), shared by the versions of a site whose stations were edited in place
+    /// (`replacingStations`): the same slugs in the same order, so each station's values keep
+    /// their links and positions.
+    final class RenderMemory: Sendable {
+        let indexRows = IndexRows()
+        let indexSections = SectionMemo()
+    }
 
     public init(
         site: Site, routes: Routes, library: MustacheLibrary, templatePaths: [String: String],
@@ -143,6 +155,14 @@ public struct PageRenderer: Sendable {
     func replacingStations(with site: Site) -> PageRenderer {
         var copy = self
         copy.site = site
+        return copy
+    }
+
+    /// The same renderer, keeping what it renders of the index page for the next version's
+    /// (see `RenderMemory`): for `ltrain serve`, where a title edit renders the index again.
+    package func remembering() -> PageRenderer {
+        var copy = self
+        copy.memory = RenderMemory()
         return copy
     }
 
@@ -249,7 +269,7 @@ public struct PageRenderer: Sendable {
         hasher.add(inputs.template)
         hasher.add(templateKeys[inputs.template] ?? ContentHash(value: 0))
         hasher.add(folderKeys[SitePath.folder(of: inputs.outputPath)] ?? ContentHash(value: 0))
-        PageInputs.add(.object(inputs.values), to: &hasher)
+        PageInputs.add(.object(inputs.values), to: &hasher, knownLists: inputs.knownLists)
         guard !inputs.markdown.isEmpty else { return hasher.hash }
         hasher.add(markdownOptionsKey)
         var contentPaths: [String] = []
@@ -339,7 +359,8 @@ public struct PageRenderer: Sendable {
         let templateName = inputs.template
         let templatePath = templatePaths[templateName] ?? "\(templateName).mustache"
         do {
-            let bytes = try library.renderBytes(templateName, .object(context))
+            let memo = inputs.page == .index ? memory?.indexSections : nil
+            let bytes = try library.renderBytes(templateName, .object(context), memo: memo)
             return RenderedPage(
                 page: inputs.page, outputPath: inputs.outputPath, bytes: bytes, templatePath: templatePath,
                 templateSources: includedSources[templateName] ?? [], sourceLinks: sourceLinks)
@@ -446,15 +467,20 @@ public struct PageRenderer: Sendable {
             let count = site.line.stations.count
             values["title"] = .string(site.title)
             let stations = site.line.stations
-            values["stations"] = .array(
-                stations.indices.map { position in
-                    [
+            let rows = (memory?.indexRows ?? IndexRows()).rows(of: stations) { position in
+                IndexRows.Row(
+                    station: stations[position],
+                    listItem: [
                         "title": .string(stations[position].title), "summary": .optional(stations[position].summary),
                         "href": .string(link(to: .station(slug: stations[position].slug))),
                         "position": .int(position + 1), "is_first": .bool(position == 0),
                         "is_last": .bool(position == count - 1),
-                    ]
-                })
+                    ],
+                    stop: StripMap.stop(
+                        at: position, of: count, title: stations[position].title,
+                        href: link(to: .station(slug: stations[position].slug))))
+            }
+            values["stations"] = .array(rows.listItems)
             values["station_count"] = .int(count)
             values["checklists"] = .array(
                 site.checklists.map { checklist in
@@ -464,10 +490,15 @@ public struct PageRenderer: Sendable {
                     ]
                 })
             values["has_checklists"] = .bool(!site.checklists.isEmpty)
-            values["map"] = StripMap(site: site, routes: routes, page: page).value
-            return PageInputs(
+            values["map"] = StripMap(stops: rows.stops, longestTitle: rows.longestTitle).value
+            var inputs = PageInputs(
                 page: page, outputPath: outputPath, template: "index", values: values,
                 markdown: [.body(field: "body", site.index.body)])
+            inputs.knownLists = [
+                PageInputs.KnownList(items: rows.listItems, hash: rows.listItemsHash),
+                PageInputs.KnownList(items: rows.stops, hash: rows.stopsHash),
+            ]
+            return inputs
 
         case .station(let slug):
             guard let position = stationPositions[slug] else {
@@ -563,9 +594,25 @@ struct PageInputs {
     var values: MustacheObject
     var markdown: [MarkdownInput] = []
 
+    /// Lists whose hash is already known (`IndexRows`): found by being the very same array (the
+    /// same storage, which this value keeps alive), so hashing the page skips their items.
+    var knownLists: [KnownList] = []
+
+    struct KnownList {
+        let items: [MustacheValue]
+        let hash: ContentHash
+
+        func isSame(as other: [MustacheValue]) -> Bool {
+            guard items.count == other.count else { return false }
+            let mine = items.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+            return mine == other.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        }
+    }
+
     /// Adds a Mustache value to a hash: each case with a tag of its own, objects field by field
-    /// in order, names and values.
-    static func add(_ value: MustacheValue, to hasher: inout ContentHasher) {
+    /// in order, names and values; a list by the hashes of its items (`listHash`), so the hash
+    /// of a list whose items' hashes are kept (`knownLists`) costs a mix per item, not their text.
+    static func add(_ value: MustacheValue, to hasher: inout ContentHasher, knownLists: [KnownList] = []) {
         switch value {
         case .null:
             hasher.add(0)
@@ -581,16 +628,34 @@ struct PageInputs {
             hasher.add(5)
             hasher.add(text)
         case .array(let items):
-            hasher.add(6)
-            hasher.add(items.count)
-            for item in items { add(item, to: &hasher) }
+            if let known = knownLists.first(where: { $0.isSame(as: items) }) {
+                hasher.add(known.hash)
+            } else {
+                hasher.add(listHash(items.map { hash(of: $0, knownLists: knownLists) }))
+            }
         case .object(let object):
             hasher.add(7)
             hasher.add(object.count)
             object.forEachField { name, field in
                 hasher.add(name)
-                add(field, to: &hasher)
+                add(field, to: &hasher, knownLists: knownLists)
             }
         }
+    }
+
+    /// The hash of one value (see `add`).
+    static func hash(of value: MustacheValue, knownLists: [KnownList] = []) -> ContentHash {
+        var hasher = ContentHasher()
+        add(value, to: &hasher, knownLists: knownLists)
+        return hasher.hash
+    }
+
+    /// The hash of a list from its items' hashes.
+    static func listHash(_ itemHashes: [ContentHash]) -> ContentHash {
+        var hasher = ContentHasher()
+        hasher.add(6)
+        hasher.add(itemHashes.count)
+        for item in itemHashes { hasher.add(item) }
+        return hasher.hash
     }
 }

@@ -14,33 +14,30 @@ struct StripMap {
 
     let value: MustacheValue
 
-    init(site: Site, routes: Routes, page: Page) {
-        // Stations are read in place by index: a `for station in` loop copies each one.
-        let stations = site.line.stations
-        let lastStop = Self.margin + max(0, stations.count - 1) * Self.spacing
-        let lengths = stations.indices.map { stations[$0].title.count }
-        let longest = lengths.max() ?? 0
+    /// The map of `stops` (see `stop(at:of:title:href:)`), whose longest title has `longestTitle` characters.
+    init(stops: [MustacheValue], longestTitle: Int) {
+        let lastStop = Self.margin + max(0, stops.count - 1) * Self.spacing
         // Labels are drawn at 40° from each stop: at most 7.5 px a character of the 13 px system
         // font (6.5 cut "Bedford Avenue" off by 5 px in Chromium), cos 40° ≈ 0.77, sin 40° ≈ 0.64.
-        let labelLength = Double(min(longest, Self.longestLabel)) * 7.5
+        let labelLength = Double(min(longestTitle, Self.longestLabel)) * 7.5
         let width = lastStop + Int(labelLength * 0.77) + 12
         let height = Self.labelY + Int(labelLength * 0.64) + 16
-        let stops: [MustacheValue] = stations.indices.map { position in
-            let x = Self.margin + position * Self.spacing
-            let title = stations[position].title
-            // A label longer than the map leaves room for is shortened, never cut off mid-letter.
-            let label = lengths[position] > Self.longestLabel ? String(title.prefix(Self.longestLabel - 1)) + "…" : title
-            return [
-                "x": .int(x), "y": .int(Self.lineY), "label_y": .int(Self.labelY), "title": .string(title),
-                "label": .string(label),
-                "href": .string(routes.link(from: page, to: .station(slug: stations[position].slug))),
-                "position": .int(position + 1), "is_terminal": .bool(position == 0 || position == stations.count - 1),
-            ]
-        }
         value = [
             "width": .int(width), "height": .int(height), "line_y": .int(Self.lineY),
             "line_start": .int(Self.margin), "line_end": .int(lastStop),
-            "stops": .array(stops), "has_stops": .bool(!stations.isEmpty),
+            "stops": .array(stops), "has_stops": .bool(!stops.isEmpty),
+        ]
+    }
+
+    /// The stop of the station at `position` of `count`, titled `title`, whose page is at `href`.
+    static func stop(at position: Int, of count: Int, title: String, href: String) -> MustacheValue {
+        let x = margin + position * spacing
+        // A label longer than the map leaves room for is shortened, never cut off mid-letter.
+        let label = title.count > longestLabel ? String(title.prefix(longestLabel - 1)) + "…" : title
+        return [
+            "x": .int(x), "y": .int(lineY), "label_y": .int(labelY), "title": .string(title),
+            "label": .string(label), "href": .string(href),
+            "position": .int(position + 1), "is_terminal": .bool(position == 0 || position == count - 1),
         ]
     }
 }
