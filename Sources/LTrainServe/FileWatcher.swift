@@ -32,8 +32,9 @@ public final class FileWatcher: @unchecked Sendable {
     /// over spans 0.2 ms; vim's `:w` (its `4913` probe, the file renamed away as a backup, written
     /// again, the backup deleted, the swap file updated) spans 2 ms, with gaps of at most 1.6 ms.
     /// Waiting 30 ms after every save, as before, only added latency (30 of a body edit's 45 ms at
-    /// 10,000 stations); `quiet` stays for the unfinished cases.
-    public init(folders roots: [String], quiet: Double = 0.03, settle: Double = 0.005) throws(Diagnostic) {
+    /// 10,000 stations). `quiet`: 15 ms, ten times the longest gap seen inside a save, for a burst
+    /// that is not finished (vim wrote the file again 0.02 ms after renaming it away).
+    public init(folders roots: [String], quiet: Double = 0.015, settle: Double = 0.005) throws(Diagnostic) {
         descriptor = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard descriptor >= 0 else {
             throw Diagnostic.error("cannot watch files: inotify: \(String(cString: strerror(errno)))")
