@@ -177,7 +177,13 @@ package enum FileSystem {
         return descriptor >= 0 ? descriptor : nil
     }
 
-    private static func read(opening descriptor: Int32, limit: Int) throws(FileSystemError) -> [UInt8] {
+    /// The first `count` bytes of the file at `path` (all of it when it is shorter), for a
+    /// header: the rest is never read.
+    package static func readStart(of path: String, count: Int) throws(FileSystemError) -> [UInt8] {
+        try read(opening: open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), limit: .max, first: count)
+    }
+
+    private static func read(opening descriptor: Int32, limit: Int, first: Int = .max) throws(FileSystemError) -> [UInt8] {
         guard descriptor >= 0 else {
             let code = errno
             throw FileSystemError(
@@ -193,7 +199,7 @@ package enum FileSystem {
         guard Kind(mode: info.st_mode) == .file else {
             throw FileSystemError.notARegularFile
         }
-        let size = Int(info.st_size)
+        let size = min(Int(info.st_size), first)
         guard size <= limit else {
             throw FileSystemError(
                 message: "file is \(size) bytes, more than the limit of \(limit / 1_048_576) MiB",

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import LTrainSupport
@@ -83,5 +84,17 @@ import Testing
         #expect(MediaType.of("manifest.webmanifest") == "application/manifest+json")
         #expect(MediaType.of("CNAME") == "application/octet-stream")
         #expect(MediaType.of("sw.js") == "text/javascript; charset=utf-8")
+    }
+
+    @Test func theStartOfAFileIsReadAloneAndAShortFileWhole() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ltrain-start-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let bytes = (0..<100_000).map { UInt8(truncatingIfNeeded: $0) }
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+        #expect(try FileSystem.readStart(of: path, count: 24) == Array(bytes.prefix(24)))
+        #expect(try FileSystem.readStart(of: path, count: 200_000) == bytes)
+        // A limit applies to a whole read, not to the start of a file.
+        #expect(throws: FileSystemError.self) { try FileSystem.read(path, limit: 1_000) }
+        #expect(throws: FileSystemError.self) { try FileSystem.readStart(of: FileManager.default.temporaryDirectory.path, count: 24) }
     }
 }

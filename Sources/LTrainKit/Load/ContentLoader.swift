@@ -464,9 +464,10 @@ public enum ContentLoader {
     private static func assets(root: String, display: String, log: inout DiagnosticLog) -> [AssetFile] {
         files(under: "assets", root: root, display: display, log: &log).map {
             var asset = AssetFile(outputPath: $0.relative, sourcePath: $0.source, displayPath: joinPath(display, $0.relative))
-            // The author's home-screen icon: the web app manifest gives its size.
+            // The author's home-screen icon: the web app manifest gives its size, which the
+            // PNG's first 24 bytes hold (signature and IHDR); the rest is read when it is copied.
             if asset.outputPath == "assets/icon.png" {
-                asset.pixelSize = (try? FileSystem.read(asset.sourcePath, limit: assetSizeLimit)).flatMap(PixelSize.ofPNG)
+                asset.pixelSize = (try? FileSystem.readStart(of: asset.sourcePath, count: 24)).flatMap(PixelSize.ofPNG)
             }
             return asset
         }
