@@ -18,7 +18,7 @@ struct BundlePage {
     var id: String { Self.id(of: outputPath) }
 
     /// `pages`: every page's output path; `files`: every other file of the site, by output path.
-    func section(pages: Set<String>, files: [String: AssetFile]) -> String {
+    func section(pages: Set<String>, files: SiteBundle.InlinedFiles) -> String {
         let (bodyAttributes, content) = body()
         let kind = attribute("data-page", in: bodyAttributes) ?? ""
         let classes = attribute("class", in: bodyAttributes) ?? ""
@@ -45,7 +45,7 @@ struct BundlePage {
     }
 
     /// The new value of one attribute, or nil to keep it.
-    private func rewrite(_ name: String, _ value: String, pages: Set<String>, files: [String: AssetFile]) -> String? {
+    private func rewrite(_ name: String, _ value: String, pages: Set<String>, files: SiteBundle.InlinedFiles) -> String? {
         switch name {
         case "id", "for":
             return "\(id)--\(value)"
@@ -59,7 +59,7 @@ struct BundlePage {
     }
 
     /// A link of this page, as the bundle has it.
-    private func link(_ value: String, pages: Set<String>, files: [String: AssetFile]) -> String? {
+    private func link(_ value: String, pages: Set<String>, files: SiteBundle.InlinedFiles) -> String? {
         if value.isEmpty || value == "#" { return nil }
         if value.hasPrefix("#") { return "#\(id)--\(value.dropFirst())" }
         if value.hasPrefix("//") || SitePath.hasScheme(value) { return nil }
@@ -74,7 +74,7 @@ struct BundlePage {
             let targetID = Self.id(of: target)
             return fragment.map { $0.isEmpty ? "#\(targetID)" : "#\(targetID)--\($0)" } ?? "#\(targetID)"
         }
-        if let file = files[target], let url = SiteBundle.dataURL(file) { return url }
+        if let url = files.dataURL(of: target) { return url }
         return nil
     }
 

@@ -34,7 +34,8 @@ public enum SiteBundle {
         let renderer = prepared.renderer
         let site = prepared.site
         let path = output ?? defaultFileName(for: site.title)
-        let files = Dictionary(prepared.copiedFiles.map { ($0.outputPath, $0) }, uniquingKeysWith: { first, _ in first })
+        let files = InlinedFiles(
+            Dictionary(prepared.copiedFiles.map { ($0.outputPath, $0) }, uniquingKeysWith: { first, _ in first }))
 
         var writer = try BundleWriter(path: path)
         defer { writer.discard() }
@@ -90,6 +91,31 @@ public enum SiteBundle {
         return try? FileSystem.read(file.sourcePath, limit: ContentLoader.assetSizeLimit)
     }
 
+    /// The files of a site a bundle may inline, each read and encoded once however many pages
+    /// show it (an image on every page was read and base64-encoded for each page).
+    final class InlinedFiles {
+        private let files: [String: AssetFile]
+        private var dataURLs: [String: String?] = [:]
+        /// How many files were read and encoded.
+        private(set) var encoded = 0
+
+        init(_ files: [String: AssetFile]) {
+            self.files = files
+        }
+
+        subscript(path: String) -> AssetFile? { files[path] }
+
+        /// The file at `path` (an output path) as a `data:` URL; nil when the site has no such
+        /// file or it cannot be read.
+        func dataURL(of path: String) -> String? {
+            if let known = dataURLs[path] { return known }
+            let url = files[path].flatMap(SiteBundle.dataURL)
+            if files[path] != nil { encoded += 1 }
+            dataURLs[path] = .some(url)
+            return url
+        }
+    }
+
     /// A file of the site as a `data:` URL.
     static func dataURL(_ file: AssetFile) -> String? {
         guard let bytes = read(file) else { return nil }
@@ -98,7 +124,7 @@ public enum SiteBundle {
     }
 
     /// `url(…)` in a style sheet at `path`, pointing to a file of the site, as a `data:` URL.
-    static func inlineURLs(in css: String, of path: String, files: [String: AssetFile]) -> String {
+    static func inlineURLs(in css: String, of path: String, files: InlinedFiles) -> String {
         var result = ""
         var rest = Substring(css)
         while let open = rest.range(of: "url(") {
@@ -107,7 +133,7 @@ public enum SiteBundle {
             guard let close = rest.firstIndex(of: ")") else { break }
             let raw = rest[..<close].trimmingCharacters(in: CharacterSet(charactersIn: "\"' "))
             if !raw.hasPrefix("data:"), !raw.hasPrefix("#"), let resolved = SitePath.resolve(raw, against: path),
-                let file = files[resolved], let url = dataURL(file)
+                let url = files.dataURL(of: resolved)
             {
                 result += "\"\(url)\""
             } else {
