@@ -413,10 +413,22 @@ public enum SiteBuild {
         var pageChecks: [PageCheck]
     }
 
+    /// Makes a generated file (see `Routes.generatedFiles`) and writes it; an icon drawn from the
+    /// same inputs last time is kept as it is.
+    private static func make(_ path: String, with renderer: PageRenderer, into output: some PageSink) throws(Diagnostic) {
+        let key = AppIcon.key(for: path)
+        if let key, output.reuse(path, key: key) != nil { return }
+        guard let bytes = renderer.generatedFile(path) else {
+            throw Diagnostic.error("could not make \(path)", hint: "this is a bug in ltrain; please report it")
+        }
+        try output.write(bytes, to: path, key: key, ids: [], links: [])
+    }
+
     /// The executor: takes each page in the plan's scope to its key, then keeps it (rendered from
     /// the same inputs last time) or renders, checks and writes it, in parallel, streaming each
-    /// into the sink as it is done and keeping only its links for the check; then writes the other
-    /// files and checks every link into another page's fragment. Pages outside the scope (and,
+    /// into the sink as it is done and keeping only its links for the check, with the generated
+    /// files (sitemap, manifest, icons) made alongside; then copies the other files and checks
+    /// every link into another page's fragment. Pages outside the scope (and,
     /// with a plan of some pages, every other file) are left as the sink has them.
     package static func render(
         _ prepared: PreparedSite, plan: SitePlan = .everyPage, into output: some PageSink, jobs: Int,
@@ -452,8 +464,22 @@ public enum SiteBuild {
         let nextBatch = Atomic<Int>(0)
         let renderedCount = Atomic<Int>(0)
         let finishedCount = Atomic<Int>(0)
+        let nextGenerated = Atomic<Int>(0)
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             let renderer = workers > 1 ? renderer.privateCopy() : renderer
+            // The generated files first, each by one worker while the others start on the pages:
+            // drawing and encoding the three icons takes about 17 ms, which a fresh build spent
+            // after the pages with one core idle (1,000 stations on tmpfs, alternating runs:
+            // 124 ms before, 115 ms after, medians of 20).
+            while true {
+                let index = nextGenerated.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard index < generated.count else { break }
+                do throws(Diagnostic) {
+                    try Self.make(generated[index], with: renderer, into: output)
+                } catch {
+                    problems.withLock { $0.report(error) }
+                }
+            }
             while true {
                 let start = nextBatch.wrappingAdd(1, ordering: .relaxed).oldValue * batch
                 guard start < pages.count else { break }
@@ -504,19 +530,6 @@ public enum SiteBuild {
         }
         clock.lap("render and write \(pages.count) pages")
         var log = problems.withLock { $0 }
-        do throws(Diagnostic) {
-            for path in generated {
-                let key = AppIcon.key(for: path)
-                // An icon drawn from the same inputs last time is kept as it is.
-                if let key, output.reuse(path, key: key) != nil { continue }
-                guard let bytes = renderer.generatedFile(path) else {
-                    throw Diagnostic.error("could not make \(path)", hint: "this is a bug in ltrain; please report it")
-                }
-                try output.write(bytes, to: path, key: key, ids: [], links: [])
-            }
-        } catch {
-            log.report(error)
-        }
         for file in copied {
             do throws(Diagnostic) {
                 try output.copy(file)
