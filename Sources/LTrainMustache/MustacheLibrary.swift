@@ -165,11 +165,11 @@ public struct MustacheLibrary: Sendable {
             throw MustacheError(templateName: name, location: nil, message: "no template named '\(name)'")
         }
         var renderer = MustacheRenderer(library: self, chain: [name])
-        renderer.lastSections = memo?.take()
+        renderer.lastSections = memo?.take(for: sources)
         var stack = [context]
         var output = RenderedBytes()
         try renderer.render(nodes, stack: &stack, overrides: [], into: &output)
-        memo?.keep(renderer.newSections, reused: renderer.reusedItems)
+        memo?.keep(renderer.newSections, reused: renderer.reusedItems, for: sources)
         return output.bytes
     }
 
@@ -181,8 +181,9 @@ public struct MustacheLibrary: Sendable {
 /// and 10,000 map stops, where a title edit changes one of each) copies the bytes of every item
 /// that is the very same value instead of rendering it again. An item's bytes are kept only when
 /// rendering it read nothing outside the item (every name it looked up was found in it), so they
-/// depend on the item and the section's template text alone. Keeps the last render's items alive,
-/// so that "the same storage" cannot be a new value at a reused address.
+/// depend on the item and the templates alone; a library with other templates finds the memo
+/// empty. Keeps the last render's items alive, so that "the same storage" cannot be a new value at
+/// a reused address.
 package final class SectionMemo: Sendable {
     struct Section {
         let name: MustacheName
@@ -193,22 +194,30 @@ package final class SectionMemo: Sendable {
         let fragments: [[UInt8]?]
     }
 
-    private let sections = Mutex<(sections: [Section], reused: Int)>(([], 0))
+    private struct Kept {
+        var sections: [Section] = []
+        var reused = 0
+        /// The templates the sections were rendered with, by name.
+        var templates: [String: String] = [:]
+    }
+
+    private let kept = Mutex(Kept())
 
     package init() {}
 
     /// How many items the last render copied instead of rendering.
-    package var reusedItems: Int { sections.withLock { $0.reused } }
+    package var reusedItems: Int { kept.withLock { $0.reused } }
 
-    fileprivate func take() -> [Section] {
-        sections.withLock { memo in
-            defer { memo.sections = [] }
-            return memo.sections
+    /// The last render's sections, if they were rendered with these templates; the memo is empty after.
+    fileprivate func take(for templates: [String: String]) -> [Section] {
+        kept.withLock { kept in
+            defer { kept.sections = [] }
+            return kept.templates == templates ? kept.sections : []
         }
     }
 
-    fileprivate func keep(_ new: [Section], reused: Int) {
-        sections.withLock { $0 = (new, reused) }
+    fileprivate func keep(_ sections: [Section], reused: Int, for templates: [String: String]) {
+        kept.withLock { $0 = Kept(sections: sections, reused: reused, templates: templates) }
     }
 
     /// Whether two items are the same value by identity: objects with the same storage.

@@ -59,6 +59,21 @@ import Testing
         #expect(String(decoding: renamed, as: UTF8.self).contains("<li>Stop 1 of Canarsie</li>"))
     }
 
+    @Test func anotherLibraryFindsTheMemoEmpty() throws {
+        let memo = SectionMemo()
+        _ = try library.renderBytes("partial", page(rows), memo: memo)
+        // The same section text, but the partial it includes has changed.
+        let edited = try MustacheLibrary(sources: [
+            "partial": "<ul>{{#rows}}{{>row}}{{/rows}}</ul>", "row": "<li class=\"stop\">{{name}}</li>",
+        ])
+        let html = try edited.renderBytes("partial", page(rows), memo: memo)
+        #expect(memo.reusedItems == 0)
+        #expect(html == (try edited.renderBytes("partial", page(rows))))
+        // And the memo now holds that library's render.
+        _ = try edited.renderBytes("partial", page(rows), memo: memo)
+        #expect(memo.reusedItems == 5)
+    }
+
     @Test func itemsRenderedThroughAPartialAreCopiedAndAnotherSectionsAreNot() throws {
         let memo = SectionMemo()
         _ = try library.renderBytes("partial", page(rows), memo: memo)
