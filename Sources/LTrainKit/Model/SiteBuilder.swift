@@ -323,12 +323,14 @@ public enum SiteBuilder {
         for index in files.indices {
             log.report(contentsOf: readings[index].diagnostics)
             guard let (station, isDraft, readLocation) = readings[index].reading else { continue }
-            let slugLocation = readLocation ?? slugLocationIn(files[index])
             let displayPath = files[index].displayPath
             // A station without a title still claims its slug, so duplicates are reported too.
             let slug = station?.slug ?? parseStationFileName(files[index].fileName)?.slug ?? ""
             let folded = slug.lowercased()
             if let owner = slugOwners[folded] {
+                // Looked for only here: walking every file's front matter for it cost 4 ms of a
+                // new station's rebuild at 10,000 stations (perf).
+                let slugLocation = readLocation ?? slugLocationIn(files[index])
                 log.report(
                     .error(
                         "two stations have the slug '\(slug)': \(owner) and \(displayPath)",

@@ -65,7 +65,11 @@ public struct Routes: Sendable {
         // Pages cannot collide with each other (slugs are unique per kind, kinds have their own
         // folders); only files can collide with pages or with each other. Paths are compared
         // ignoring case, as case-insensitive file systems would.
-        var pageOwners: [String: String] = [:]
+        // Every page's folded path with its owner, for files that could take a page's place:
+        // kept as a list and made a table only if some file is HTML (a page is an `.html` file),
+        // which few sites have. Routing a new station's site at 10,000 stations in serve took
+        // 27.7 ms with the table, 25.3 ms without (medians of 12 rebuilds each).
+        var pages: [(path: String, owner: String)] = []
         var linkTargets = ContentHasher()
         func addTarget(_ contentPath: String, _ path: String, isInfo: Bool = false) {
             if isInfo { infoTargets[contentPath] = path } else { contentTargets[contentPath] = path }
@@ -77,13 +81,13 @@ public struct Routes: Sendable {
         func addPage(_ page: Page, owner: String, contentPath: String?) -> String {
             let path = Self.outputPath(of: page)
             pagePaths[page] = path
-            pageOwners[Self.folded(path)] = owner
+            pages.append((path, owner))
             if let contentPath { addTarget(contentPath, path) }
             return path
         }
         addPage(.index, owner: site.index.body.displayPath, contentPath: site.index.body.contentPath)
         pagePaths.reserveCapacity(site.line.stations.count * 2 + site.checklists.count + 2)
-        pageOwners.reserveCapacity(site.line.stations.count * 2 + site.checklists.count + 2)
+        pages.reserveCapacity(site.line.stations.count * 2 + site.checklists.count + 2)
         contentTargets.reserveCapacity(site.line.stations.count + site.checklists.count + site.assets.count + 1)
         infoTargets.reserveCapacity(site.line.stations.count)
         // By index, not `for station in`: that would copy every station, field by field.
@@ -101,9 +105,17 @@ public struct Routes: Sendable {
         }
         if hasNotFoundPage { addPage(.notFound, owner: "the 404.mustache template", contentPath: nil) }
         var fileOwners: [String: String] = [:]
+        var pageOwners: [String: String]?
+        func pageOwner(_ folded: String) -> String? {
+            guard folded.hasSuffix(".html") else { return nil }
+            if pageOwners == nil {
+                pageOwners = Dictionary(pages.map { (Self.folded($0.path), $0.owner) }, uniquingKeysWith: { first, _ in first })
+            }
+            return pageOwners?[folded]
+        }
         func claim(_ path: String, by owner: String) -> Bool {
             let key = Self.folded(path)
-            if let previous = fileOwners[key] ?? pageOwners[key] {
+            if let previous = fileOwners[key] ?? pageOwner(key) {
                 log.report(
                     .error(
                         "\(owner) and \(previous) would both be written to \(path)", path: owner,
