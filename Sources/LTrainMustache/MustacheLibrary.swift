@@ -165,15 +165,30 @@ public struct MustacheLibrary: Sendable {
             throw MustacheError(templateName: name, location: nil, message: "no template named '\(name)'")
         }
         var renderer = MustacheRenderer(library: self, chain: [name])
-        renderer.lastSections = memo?.take(for: sources)
+        let used = memo.map { _ in sourcesReachable(from: name) }
+        renderer.lastSections = used.flatMap { memo?.take(for: $0) }
         var stack = [context]
         var output = RenderedBytes()
         try renderer.render(nodes, stack: &stack, overrides: [], into: &output)
-        memo?.keep(renderer.newSections, reused: renderer.reusedItems, for: sources)
+        if let used { memo?.keep(renderer.newSections, reused: renderer.reusedItems, for: used) }
         return output.bytes
     }
 
     fileprivate func nodes(named name: String) -> [MustacheNode]? { templates[name] }
+
+    /// The sources of `name` and of every template it can include, through partials and parents;
+    /// every template's when one of them names a template by a value.
+    private func sourcesReachable(from name: String) -> [String: String] {
+        var reached: [String: String] = [:]
+        var queue = [name]
+        while let next = queue.popLast() {
+            guard reached[next] == nil, let source = sources[next] else { continue }
+            if hasDynamicReferences(in: next) { return sources }
+            reached[next] = source
+            queue += references(in: next).map(\.name)
+        }
+        return reached
+    }
 }
 
 /// What one render of a page wrote for each item of each list it went through, so that the next
@@ -181,8 +196,8 @@ public struct MustacheLibrary: Sendable {
 /// and 10,000 map stops, where a title edit changes one of each) copies the bytes of every item
 /// that is the very same value instead of rendering it again. An item's bytes are kept only when
 /// rendering it read nothing outside the item (every name it looked up was found in it), so they
-/// depend on the item and the templates alone; a library with other templates finds the memo
-/// empty. Keeps the last render's items alive, so that "the same storage" cannot be a new value at
+/// depend on the item and the templates alone; a library in which the rendered template or any
+/// it can include differs finds the memo empty. Keeps the last render's items alive, so that "the same storage" cannot be a new value at
 /// a reused address.
 package final class SectionMemo: Sendable {
     struct Section {
@@ -197,7 +212,7 @@ package final class SectionMemo: Sendable {
     private struct Kept {
         var sections: [Section] = []
         var reused = 0
-        /// The templates the sections were rendered with, by name.
+        /// The rendered template and every template it can include, by name, with their sources.
         var templates: [String: String] = [:]
     }
 

@@ -115,12 +115,12 @@ public final class PreviewSession: Sendable {
             } else if let last, let changes, !changes.touchesContent {
                 prepared = try PreparedSite.assemble(
                     site: last.site, templates: snapshot.templates, library: snapshot.library, log: &log, clock: &clock
-                ).remembering()
+                ).remembering(after: last)
             } else {
                 prepared = try PreparedSite.assemble(
                     content: snapshot.content, templates: snapshot.templates, library: snapshot.library,
                     settings: Self.remodelling(settings, last: last, changes: changes), log: &log, clock: &clock
-                ).remembering()
+                ).remembering(after: last)
             }
             if let last {
                 let site = self.site
@@ -200,6 +200,12 @@ public final class PreviewSession: Sendable {
             files.append(file)
         }
         return SiteBuilder.update(site, stations: files, settings: settings, log: &log)
+    }
+
+    /// How many list items the last render of the index page copied instead of rendering (see
+    /// `SectionMemo`).
+    var indexItemsCopied: Int? {
+        state.withLock { $0.prepared?.renderer.memory?.indexSections.reusedItems }
     }
 
     /// Every file served now, with its bytes as built (before the live-reload script is added).

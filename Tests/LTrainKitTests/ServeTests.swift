@@ -76,6 +76,43 @@ import Testing
         #expect(swap.changedFiles == 0 && swap.renderedPages == 0, "a swap file changes nothing")
     }
 
+    /// The index page is kept in parts (`IndexRows`, `SectionMemo`) across a title edit, and
+    /// across a template edit that does not render it, so the title edit after that one still
+    /// renders one row and one stop; a template the index uses makes it render whole again.
+    @Test func aTitleEditRendersOneRowOfTheIndexEvenAfterATemplateEdit() throws {
+        let site = try TestSite.defaultSite()
+        let preview = session(site)
+        #expect(preview.rebuild().problems.isEmpty)
+        let count = try FileManager.default.contentsOfDirectory(atPath: site.content + "/stations").count
+        let stationPath = site.content + "/stations/03-union-square.md"
+        let original = try String(contentsOfFile: stationPath, encoding: .utf8)
+        func retitle(_ title: String) throws -> PreviewSession.Outcome {
+            try site.write(
+                "content/stations/03-union-square.md",
+                original.replacingOccurrences(of: "title: Union Square", with: "title: \(title)"))
+            return preview.rebuild(changed: [stationPath])
+        }
+        #expect(try retitle("Union Sq").problems.isEmpty)
+        #expect(preview.indexItemsCopied == 2 * (count - 1))
+
+        let template = site.templates + "/station.mustache"
+        try site.write("templates/station.mustache", try String(contentsOfFile: template, encoding: .utf8) + "<!-- edited -->\n")
+        #expect(preview.rebuild(changed: [template]).problems.isEmpty)
+        #expect(try retitle("Union Sq.").problems.isEmpty)
+        #expect(preview.indexItemsCopied == 2 * (count - 1))
+
+        let index = site.templates + "/index.mustache"
+        try site.write("templates/index.mustache", try String(contentsOfFile: index, encoding: .utf8) + "<!-- edited -->\n")
+        #expect(preview.rebuild(changed: [index]).problems.isEmpty)
+        #expect(preview.indexItemsCopied == 0, "the index's own template changed: nothing of it is copied")
+        #expect(try retitle("Union Square Park").problems.isEmpty)
+        #expect(preview.indexItemsCopied == 2 * (count - 1))
+        let built = try site.build()
+        #expect(built.stationCount == count)
+        let served = preview.servedFiles["index.html"].map { String(decoding: $0, as: UTF8.self) }
+        #expect(served == (try String(contentsOfFile: site.output + "/index.html", encoding: .utf8)))
+    }
+
     @Test func aSaveThroughATemporaryFileStaysABodyEdit() throws {
         let site = try TestSite.defaultSite()
         let preview = session(site)

@@ -72,6 +72,13 @@ import Testing
         // And the memo now holds that library's render.
         _ = try edited.renderBytes("partial", page(rows), memo: memo)
         #expect(memo.reusedItems == 5)
+        // A template the rendered one cannot include changes nothing for it.
+        let unrelated = try MustacheLibrary(sources: [
+            "partial": "<ul>{{#rows}}{{>row}}{{/rows}}</ul>", "row": "<li class=\"stop\">{{name}}</li>",
+            "other": "changed",
+        ])
+        _ = try unrelated.renderBytes("partial", page(rows), memo: memo)
+        #expect(memo.reusedItems == 5)
     }
 
     @Test func itemsRenderedThroughAPartialAreCopiedAndAnotherSectionsAreNot() throws {

@@ -80,10 +80,13 @@ public struct PreparedSite: Sendable {
     /// The same site with its stations edited in place (see `SiteBuilder.update`): the routes and
     /// everything the renderer computed from them stay.
     /// The same site, whose renderer keeps what it renders of the index page for the versions
-    /// that follow (`PageRenderer.remembering`).
-    package func remembering() -> PreparedSite {
+    /// that follow (`PageRenderer.remembering`), going on from what `last` kept when its pages
+    /// are the same pages at the same paths (a template, a checklist or the index edited), so
+    /// that the title edit after such a change does not render the whole index again.
+    package func remembering(after last: PreparedSite?) -> PreparedSite {
         var copy = self
-        copy.renderer = renderer.remembering()
+        let sameLayout = last.map { $0.routes.layoutKey == routes.layoutKey } ?? false
+        copy.renderer = renderer.remembering(after: sameLayout ? last?.renderer : nil)
         return copy
     }
 

@@ -84,15 +84,15 @@ public struct PageRenderer: Sendable {
     private let markdownOptionsKey: ContentHash
     /// What `ltrain serve` keeps of the index page from one render to the next (nil in a build,
     /// which renders each page once).
-    private(set) var memory: RenderMemory?
+    package private(set) var memory: RenderMemory?
 
     /// The index page's values of each station (`IndexRows`) and the bytes of its lists' items
     /// (`SectionMemo`), shared by the versions of a site whose stations were edited in place
     /// (`replacingStations`): the same slugs in the same order, so each station's values keep
     /// their links and positions.
-    final class RenderMemory: Sendable {
+    package final class RenderMemory: Sendable {
         let indexRows = IndexRows()
-        let indexSections = SectionMemo()
+        package let indexSections = SectionMemo()
     }
 
     public init(
@@ -160,9 +160,12 @@ public struct PageRenderer: Sendable {
 
     /// The same renderer, keeping what it renders of the index page for the next version's
     /// (see `RenderMemory`): for `ltrain serve`, where a title edit renders the index again.
-    package func remembering() -> PageRenderer {
+    /// `last`: the renderer of the last version, whose memory this one shares when given; only
+    /// for a version whose pages are the same at the same paths (`Routes.layoutKey`), as each
+    /// station's row then keeps its link and position.
+    package func remembering(after last: PageRenderer? = nil) -> PageRenderer {
         var copy = self
-        copy.memory = RenderMemory()
+        copy.memory = last?.memory ?? RenderMemory()
         return copy
     }
 
