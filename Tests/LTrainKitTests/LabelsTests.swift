@@ -28,6 +28,7 @@ import Testing
         // Each placeholder wherever it stands, as often as it stands; other braces stay.
         #expect(Labels(["position": "{count}: {position} {position} {x} {"]).position(3, of: 6) == "6: 3 3 {x} {")
         #expect(Labels(["position": "Parada"]).position(3, of: 6) == "Parada")
+        #expect(Labels(["position": "Arrêt n°{position} sur {count} — 🚇{posi"]).position(3, of: 16) == "Arrêt n°3 sur 16 — 🚇{posi")
         for label in Labels.all { #expect(Labels()[label.key] == label.text) }
     }
 
