@@ -5,18 +5,18 @@ import LTrainMarkdown
 
 /// PNG encoding through libpng's simplified API (no `setjmp`: errors come back as a flag).
 enum PNG {
-    /// Encodes 8-bit RGBA pixels, row by row from the top, as a PNG. Nil if libpng fails.
-    static func encode(rgba pixels: [UInt8], width: Int, height: Int) -> [UInt8]? {
-        guard pixels.count == width * height * 4, width > 0, height > 0 else { return nil }
+    /// Encodes 8-bit RGB pixels (opaque), row by row from the top, as a PNG. Nil if libpng fails.
+    static func encode(rgb pixels: [UInt8], width: Int, height: Int) -> [UInt8]? {
+        guard pixels.count == width * height * 3, width > 0, height > 0 else { return nil }
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
         image.width = UInt32(width)
         image.height = UInt32(height)
-        image.format = ltrain_png_format_rgba
+        image.format = ltrain_png_format_rgb
         defer { png_image_free(&image) }
         // Room for the pixels stored uncompressed (a filter byte a row, deflate's few bytes a
         // block) and the PNG's chunks: the write never runs out, so the image is compressed once.
-        let raw = height * (width * 4 + 1)
+        let raw = height * (width * 3 + 1)
         var size = raw + raw / 16_000 * 5 + 4_096
         var output = [UInt8](repeating: 0, count: size)
         let written = output.withUnsafeMutableBytes { buffer in
@@ -55,12 +55,13 @@ enum AppIcon {
 
     /// The icon as PNG bytes, `size` pixels square.
     static func png(size: Int) -> [UInt8]? {
-        PNG.encode(rgba: pixels(size: size), width: size, height: size)
+        PNG.encode(rgb: pixels(size: size), width: size, height: size)
     }
 
-    /// RGBA pixels. Each shape is drawn by its distance from the pixel's centre, which gives
-    /// one pixel of smooth edge without sampling a pixel many times (sixteen samples a pixel took
-    /// 70 ms for the three sizes), and rows clear of every shape are left as they are.
+    /// RGB pixels (the icon is opaque: a full-bleed tile). Each shape is drawn by its distance
+    /// from the pixel's centre, which gives one pixel of smooth edge without sampling a pixel many
+    /// times (sixteen samples a pixel took 70 ms for the three sizes), and rows clear of every
+    /// shape are left as they are.
     static func pixels(size: Int) -> [UInt8] {
         let s = Double(size)
         let middle = s / 2
@@ -73,7 +74,7 @@ enum AppIcon {
         func mix(_ a: (Double, Double, Double), _ b: (UInt8, UInt8, UInt8), _ amount: Double) -> (Double, Double, Double) {
             (a.0 + (Double(b.0) - a.0) * amount, a.1 + (Double(b.1) - a.1) * amount, a.2 + (Double(b.2) - a.2) * amount)
         }
-        var pixels = [UInt8](repeating: 255, count: size * size * 4)
+        var pixels = [UInt8](repeating: 255, count: size * size * 3)
         // Rows clear of every shape stay the white tile (three quarters of them).
         let reach = (stops.map(\.radius).max() ?? 0) + 1
         for row in 0..<size where abs(Double(row) + 0.5 - middle) <= reach {
@@ -90,7 +91,7 @@ enum AppIcon {
                     colour = mix(colour, ink, coverage(distance - stop.radius))
                     colour = mix(colour, (255, 255, 255), coverage(distance - (stop.radius - ring)))
                 }
-                let offset = (row * size + column) * 4
+                let offset = (row * size + column) * 3
                 pixels[offset] = UInt8(colour.0.rounded())
                 pixels[offset + 1] = UInt8(colour.1.rounded())
                 pixels[offset + 2] = UInt8(colour.2.rounded())
