@@ -6,7 +6,10 @@ import LTrainMustache
 /// A built site held in memory for the preview server: every file's bytes with its ETag.
 public struct ServedFile: Sendable, Equatable {
     public var bytes: [UInt8]
-    public var etag: String
+    /// The hash of `bytes`, which the ETag is written from.
+    var hash: ContentHash
+    /// Written when a file is served, not for each of the 10,000 pages a rebuild may write.
+    public var etag: String { "\"\(hash)\"" }
     var key: ContentHash?
     var ids: [String]
     var links: [String] = []
@@ -20,8 +23,8 @@ public final class MemorySite: PageSink {
     private struct State {
         /// The version served.
         var files: [String: ServedFile] = [:]
-        /// What the rebuild under way wrote.
-        var staged: [String: ServedFile] = [:]
+        /// What the rebuild under way wrote, in the order it was written (each path once).
+        var staged: [(path: String, file: ServedFile)] = []
         /// Set by `createFolders`: every file of the version under way, when it lists them.
         var paths: Set<String>?
         /// The served files that have no key, kept up to date by `commit`.
@@ -62,7 +65,7 @@ public final class MemorySite: PageSink {
             replaced.reserveCapacity(state.staged.count)
             for (path, file) in state.staged {
                 if let old = state.files.updateValue(file, forKey: path) {
-                    if old.etag != file.etag { changed += 1 }
+                    if old.hash != file.hash { changed += 1 }
                     replaced.append(old)
                 } else {
                     changed += 1
@@ -77,7 +80,7 @@ public final class MemorySite: PageSink {
                 }
                 changed += gone.count
             }
-            state.staged = [:]
+            state.staged = []
             state.paths = nil
             return Commit(changedFiles: changed, replaced: replaced)
         }
@@ -86,7 +89,7 @@ public final class MemorySite: PageSink {
     /// Drops what was staged: the last version stays served as it was.
     public func abandon() {
         state.withLock { state in
-            state.staged = [:]
+            state.staged = []
             state.paths = nil
         }
     }
@@ -118,7 +121,7 @@ public final class MemorySite: PageSink {
     public func write(
         _ bytes: [UInt8], to outputPath: String, key: ContentHash?, ids: [String], links: [String]
     ) throws(Diagnostic) {
-        let file = ServedFile(bytes: bytes, etag: "\"\(ContentHash(bytes))\"", key: key, ids: ids, links: links)
-        state.withLock { $0.staged[outputPath] = file }
+        let file = ServedFile(bytes: bytes, hash: ContentHash(bytes), key: key, ids: ids, links: links)
+        state.withLock { $0.staged.append((outputPath, file)) }
     }
 }
