@@ -124,6 +124,28 @@ import Testing
                 == .fragmentElsewhere(target: "c.html", fragment: "x"))
     }
 
+    /// Links judged fine on one page are taken as fine on the next page of the same folder,
+    /// never a link to a fragment (which depends on the page) or one from another folder.
+    @Test func linksFoundFineOnOnePageOfAFolderAreFineOnTheNext() {
+        let files: Set<String> = ["style.css", "stations/a.html", "stations/b.html", "info/a.html"]
+        let fine = LinkChecker.FineLinks()
+        func check(_ path: String, _ html: String) -> [String] {
+            LinkChecker.checkPage(
+                outputPath: path, bytes: Array(html.utf8), templatePath: "templates/station.mustache",
+                sourceLinks: [], files: files, fineLinks: fine
+            ).problems.map(\.message)
+        }
+        let shared = ##"<link href="../style.css"><a href="b.html">b</a><a href="#top">top</a>"##
+        #expect(check("stations/a.html", #"<h1 id="top">A</h1>"# + shared).isEmpty)
+        // The same links on a page without the id: the fragment is judged again, and broken.
+        #expect(check("stations/b.html", shared) == ["link '#top' on stations/b.html points to no id 'top' on this page"])
+        // `b.html` from another folder is another file, which is not in the site.
+        #expect(check("info/a.html", #"<a href="b.html">b</a>"#) == ["link 'b.html' on info/a.html points to info/b.html, which is not in the site"])
+        // And a file that is not in the site is never fine, however often it is linked.
+        #expect(check("stations/b.html", #"<a href="c.html">c</a>"#).count == 1)
+        #expect(check("stations/a.html", #"<a href="c.html">c</a>"#).count == 1)
+    }
+
     @Test func fragmentsIntoOtherPagesAreCheckedOnceAllPagesAreKnown() {
         let files: Set<String> = ["a.html", "b.html"]
         let a = LinkChecker.checkPage(

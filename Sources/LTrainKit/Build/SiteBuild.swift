@@ -470,6 +470,7 @@ public enum SiteBuild {
         let nextGenerated = Atomic<Int>(0)
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             let renderer = workers > 1 ? renderer.privateCopy() : renderer
+            let fineLinks = LinkChecker.FineLinks()
             // The generated files first, each by one worker while the others start on the pages:
             // drawing and encoding the three icons takes about 17 ms, which a fresh build spent
             // after the pages with one core idle (1,000 stations on tmpfs, alternating runs:
@@ -508,7 +509,8 @@ public enum SiteBuild {
                         let check = LinkChecker.checkPage(
                             outputPath: page.outputPath, bytes: page.bytes, templatePath: page.templatePath,
                             templateSources: page.templateSources,
-                            sourceLinks: page.sourceLinks, files: files, siteURL: renderer.site.baseURL)
+                            sourceLinks: page.sourceLinks, files: files, siteURL: renderer.site.baseURL,
+                            fineLinks: fineLinks)
                         // A page that links into another page's #fragment is always checked again,
                         // since the other page may have changed.
                         try output.write(
