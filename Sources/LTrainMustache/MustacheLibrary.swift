@@ -73,6 +73,21 @@ public struct MustacheLibrary: Sendable {
         references(in: name, insideSections: false)
     }
 
+    /// A template and every template it can include through partials and parents (named ones:
+    /// see `hasDynamicReferences`), nearest first; names the library lacks are listed too.
+    package func includedTemplates(from name: String) -> [String] {
+        var seen: Set<String> = [name]
+        var queue = [name]
+        var index = 0
+        while index < queue.count {
+            for reference in references(in: queue[index]) where seen.insert(reference.name).inserted {
+                queue.append(reference.name)
+            }
+            index += 1
+        }
+        return queue
+    }
+
     /// Whether a template names a partial or parent by a value (`{{>*name}}`), which may be any template.
     public func hasDynamicReferences(in name: String) -> Bool {
         var found = false
@@ -176,18 +191,12 @@ public struct MustacheLibrary: Sendable {
 
     fileprivate func nodes(named name: String) -> [MustacheNode]? { templates[name] }
 
-    /// The sources of `name` and of every template it can include, through partials and parents;
-    /// every template's when one of them names a template by a value.
+    /// The sources of `name` and of every template it can include (`includedTemplates`); every
+    /// template's when one of them names a template by a value.
     private func sourcesReachable(from name: String) -> [String: String] {
-        var reached: [String: String] = [:]
-        var queue = [name]
-        while let next = queue.popLast() {
-            guard reached[next] == nil, let source = sources[next] else { continue }
-            if hasDynamicReferences(in: next) { return sources }
-            reached[next] = source
-            queue += references(in: next).map(\.name)
-        }
-        return reached
+        let names = includedTemplates(from: name)
+        if names.contains(where: hasDynamicReferences(in:)) { return sources }
+        return sources.filter { names.contains($0.key) }
     }
 }
 
@@ -197,8 +206,8 @@ public struct MustacheLibrary: Sendable {
 /// that is the very same value instead of rendering it again. An item's bytes are kept only when
 /// rendering it read nothing outside the item (every name it looked up was found in it), so they
 /// depend on the item and the templates alone; a library in which the rendered template or any
-/// it can include differs finds the memo empty. Keeps the last render's items alive, so that "the same storage" cannot be a new value at
-/// a reused address.
+/// it can include differs finds the memo empty. Keeps the last render's items alive, so that
+/// "the same storage" cannot be a new value at a reused address.
 package final class SectionMemo: Sendable {
     struct Section {
         let name: MustacheName

@@ -83,9 +83,7 @@ public struct MustacheObject: Sendable, Equatable, ExpressibleByDictionaryLitera
     /// Whether both are the very same object: the same storage, so the same fields (an object
     /// is never changed in place while another value shares its storage).
     package func isSameStorage(as other: MustacheObject) -> Bool {
-        guard fields.count == other.fields.count, !fields.isEmpty else { return false }
-        let mine = fields.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
-        return mine == other.fields.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        fields.sharesStorage(with: other.fields)
     }
 
     /// Calls `body` with each field's name and value, in the order they were set.

@@ -11,3 +11,14 @@ extension UnsafeRawBufferPointer {
         return base.distance(to: UnsafeRawPointer(found))
     }
 }
+
+extension Array {
+    /// Whether both arrays are the very same storage (so the same elements, as arrays are copied
+    /// before they change): a comparison of one address, for values kept from one version of a
+    /// site to the next. Empty arrays are never the same.
+    package func sharesStorage(with other: [Element]) -> Bool {
+        guard count == other.count, !isEmpty else { return false }
+        let mine = withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        return mine == other.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+    }
+}

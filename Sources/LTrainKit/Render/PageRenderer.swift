@@ -87,9 +87,9 @@ public struct PageRenderer: Sendable {
     package private(set) var memory: RenderMemory?
 
     /// The index page's values of each station (`IndexRows`) and the bytes of its lists' items
-    /// (`SectionMemo`), shared by the versions of a site whose stations were edited in place
-    /// (`replacingStations`): the same slugs in the same order, so each station's values keep
-    /// their links and positions.
+    /// (`SectionMemo`), shared by the versions of a site whose pages stay at the same paths
+    /// (stations edited in place, `replacingStations`, or see `remembering(after:)`): the same
+    /// slugs in the same order, so each station's values keep their links and positions.
     package final class RenderMemory: Sendable {
         let indexRows = IndexRows()
         package let indexSections = SectionMemo()
@@ -330,16 +330,7 @@ public struct PageRenderer: Sendable {
     private static func includedTemplates(library: MustacheLibrary) -> [String: [String]] {
         var result: [String: [String]] = [:]
         for name in pageTemplates + ["404"] where library.contains(name) {
-            var seen: Set<String> = [name]
-            var queue = [name]
-            var index = 0
-            while index < queue.count {
-                for reference in library.references(in: queue[index]) where seen.insert(reference.name).inserted {
-                    queue.append(reference.name)
-                }
-                index += 1
-            }
-            result[name] = queue
+            result[name] = library.includedTemplates(from: name)
         }
         return result
     }
@@ -605,11 +596,7 @@ struct PageInputs {
         let items: [MustacheValue]
         let hash: ContentHash
 
-        func isSame(as other: [MustacheValue]) -> Bool {
-            guard items.count == other.count else { return false }
-            let mine = items.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
-            return mine == other.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
-        }
+        func isSame(as other: [MustacheValue]) -> Bool { items.sharesStorage(with: other) }
     }
 
     /// Adds a Mustache value to a hash: each case with a tag of its own, objects field by field
