@@ -149,11 +149,8 @@ struct Burst: Equatable {
     var paths: Set<String> { Set(states.keys) }
 
     mutating func add(_ event: Event, at path: String) {
-        if states[path] != nil {
-            states[path]?.last = event
-        } else {
-            states[path] = PathState(isNew: event == .created || event == .arrived, last: event)
-        }
+        // The first event of a path says whether it is new; every event replaces the last.
+        states[path, default: PathState(isNew: event == .created || event == .arrived, last: event)].last = event
     }
 
     /// Nothing is half done: no file is still open from its creation, and no file that was there

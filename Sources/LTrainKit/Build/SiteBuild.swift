@@ -77,8 +77,6 @@ public struct PreparedSite: Sendable {
     public var staticFiles: [AssetFile]
     public var warnings: [Diagnostic]
 
-    /// The same site with its stations edited in place (see `SiteBuilder.update`): the routes and
-    /// everything the renderer computed from them stay.
     /// The same site, whose renderer keeps what it renders of the index page for the versions
     /// that follow (`PageRenderer.remembering`), going on from what `last` kept when its pages
     /// are the same pages at the same paths (a template, a checklist or the index edited), so
@@ -90,6 +88,8 @@ public struct PreparedSite: Sendable {
         return copy
     }
 
+    /// The same site with its stations edited in place (see `SiteBuilder.update`): the routes and
+    /// everything the renderer computed from them stay.
     package func replacingStations(with site: Site, warnings: [Diagnostic]) -> PreparedSite {
         var copy = self
         copy.site = site

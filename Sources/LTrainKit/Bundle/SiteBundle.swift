@@ -109,8 +109,9 @@ public enum SiteBundle {
         /// file or it cannot be read.
         func dataURL(of path: String) -> String? {
             if let known = dataURLs[path] { return known }
-            let url = files[path].flatMap(SiteBundle.dataURL)
-            if files[path] != nil { encoded += 1 }
+            guard let file = files[path] else { return nil }
+            let url = SiteBundle.dataURL(file)
+            encoded += 1
             dataURLs[path] = .some(url)
             return url
         }
