@@ -122,17 +122,21 @@ public enum Markdown {
     /// A footnote written GitHub's way (`[^1]` with a line `[^1]: note`) is read by CommonMark as
     /// a link to `note`: a link nobody meant, which the link check would then report as broken.
     /// Such references are put back as the text they were written as (`[^1]`); the Model warns
-    /// about them (see `MarkdownNotice.Kind.footnote`).
-    private static func unlinkFootnoteReferences(in document: OpaquePointer, text: String) {
-        guard mayHoldFootnote(text) else { return }
+    /// about them (see `MarkdownNotice.Kind.footnote`). Returns the bytes and nodes it read.
+    @discardableResult
+    static func unlinkFootnoteReferences(in document: OpaquePointer, text: String) -> Int {
+        guard mayHoldFootnote(text) else { return text.utf8.count }
+        var (defined, work) = footnoteLabels(in: text)
+        guard !defined.isEmpty else { return work }
         var references: [(link: OpaquePointer, label: String)] = []
-        guard let iterator = cmark_iter_new(document) else { return }
+        guard let iterator = cmark_iter_new(document) else { return work }
         while cmark_iter_next(iterator) != CMARK_EVENT_DONE {
+            work += 1
             guard let node = cmark_iter_get_node(iterator), cmark_iter_get_event_type(iterator) == CMARK_EVENT_ENTER,
                 cmark_node_get_type(node) == CMARK_NODE_LINK, let child = cmark_node_first_child(node),
                 cmark_node_next(child) == nil, cmark_node_get_type(child) == CMARK_NODE_TEXT,
                 let literal = cmark_node_get_literal(child).map({ String(cString: $0) }), literal.hasPrefix("^"),
-                text.contains("[\(literal)]:")
+                defined.contains(literal)
             else { continue }
             references.append((node, literal))
         }
@@ -144,6 +148,33 @@ public enum Markdown {
             cmark_node_insert_before(reference.link, replacement)
             // Not freed: the arena releases the whole document at once (see withDocument).
             cmark_node_unlink(reference.link)
+        }
+        return work
+    }
+
+    /// Every `X` of a `[^X]:` in the text (the labels footnote definitions give), in one pass:
+    /// the last `[` before each `]:` opens it. Returns the labels and the bytes read.
+    static func footnoteLabels(in text: String) -> (labels: Set<String>, work: Int) {
+        var text = text
+        return text.withUTF8 { bytes in
+            var labels: Set<String> = []
+            var open: Int?
+            for index in bytes.indices {
+                switch bytes[index] {
+                case UInt8(ascii: "["):
+                    open = index
+                case UInt8(ascii: "]"):
+                    if let start = open, index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: ":"),
+                        start + 1 < index, bytes[start + 1] == UInt8(ascii: "^")
+                    {
+                        labels.insert(String(decoding: UnsafeBufferPointer(rebasing: bytes[(start + 1)..<index]), as: UTF8.self))
+                    }
+                    open = nil
+                default:
+                    break
+                }
+            }
+            return (labels, bytes.count)
         }
     }
 

@@ -47,7 +47,9 @@ public enum MustacheValue: Sendable, Equatable {
 /// a dozen fields, and a template looks a few dozen names up: each name carries a fingerprint (a
 /// hash of its bytes, worked out once), so a lookup compares integers and reads a name's text
 /// only where the fingerprints match. One array holds everything, so copying an object out of a
-/// value costs a single retain.
+/// value costs a single retain. An object of more than `indexedAbove` fields (one per file of a
+/// site's static folder, say) also keeps a table from name to position, so setting and finding
+/// a field costs the same however many there are.
 public struct MustacheObject: Sendable, Equatable, ExpressibleByDictionaryLiteral {
     private struct Field: Sendable {
         var fingerprint: UInt64
@@ -56,6 +58,11 @@ public struct MustacheObject: Sendable, Equatable, ExpressibleByDictionaryLitera
     }
 
     private var fields: [Field] = []
+    /// Each name's position in `fields`, kept only while there are more than `indexedAbove`.
+    private var positions: [String: Int]?
+
+    /// Below this many fields a search of the array is cheaper than hashing the name.
+    static let indexedAbove = 32
 
     public init() {}
 
@@ -111,9 +118,31 @@ public struct MustacheObject: Sendable, Equatable, ExpressibleByDictionaryLitera
     }
 
     private func position(of name: String, _ fingerprint: UInt64) -> Int? {
+        if let positions { return positions[name] }
         if let found = fields.firstIndex(where: { $0.fingerprint == fingerprint && $0.name == name }) { return found }
         guard fingerprint & Self.notASCII != 0 else { return nil }
         return fields.firstIndex { $0.fingerprint & Self.notASCII != 0 && $0.name == name }
+    }
+
+    /// How many fields finding `name` reads (its fingerprint compared, or its text): the work a
+    /// lookup does, for tests that hold it constant as objects grow.
+    package func fieldsRead(findingName name: String) -> Int {
+        if let positions { return positions[name] == nil ? 0 : 1 }
+        let fingerprint = Self.fingerprint(of: name)
+        let found = fields.firstIndex { $0.fingerprint == fingerprint && $0.name == name }
+        return found.map { $0 + 1 } ?? fields.count * (fingerprint & Self.notASCII != 0 ? 2 : 1)
+    }
+
+    /// Starts or ends the table of positions as the object grows past `indexedAbove` or shrinks.
+    private mutating func updatePositions() {
+        if fields.count > Self.indexedAbove {
+            guard positions == nil else { return }
+            var table = [String: Int](minimumCapacity: fields.count)
+            for (position, field) in fields.enumerated() { table[field.name] = position }
+            positions = table
+        } else {
+            positions = nil
+        }
     }
 
     /// The value of a field whose fingerprint is already known.
@@ -127,9 +156,18 @@ public struct MustacheObject: Sendable, Equatable, ExpressibleByDictionaryLitera
         set {
             let fingerprint = Self.fingerprint(of: name)
             if let position = position(of: name, fingerprint) {
-                if let newValue { fields[position].value = newValue } else { fields.remove(at: position) }
+                if let newValue {
+                    fields[position].value = newValue
+                } else {
+                    fields.remove(at: position)
+                    // The positions after it moved: the table is made again (or dropped).
+                    positions = nil
+                    updatePositions()
+                }
             } else if let newValue {
+                positions?[name] = fields.count
                 fields.append(Field(fingerprint: fingerprint, name: name, value: newValue))
+                updatePositions()
             }
         }
     }

@@ -397,7 +397,7 @@ public enum SiteBuild {
             prepared.renderer.pages.map { prepared.routes.path(of: $0) } + prepared.copiedFiles.map(\.outputPath)
             + Routes.generatedFiles(for: site, themeFiles: prepared.staticFiles)
         var files: [(path: String, hash: ContentHash)] = []
-        for path in paths where OfflineSite.isKeptOffline(path, site: site) {
+        for path in OfflineSite.keptOffline(paths, site: site) {
             guard let hash = output.contentHash(of: path) else { continue }
             files.append((path, hash))
         }

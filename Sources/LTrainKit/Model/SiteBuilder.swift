@@ -132,9 +132,13 @@ public enum SiteBuilder {
         in texts: [MarkdownSource], checklists: [MarkdownSource], options: MarkdownOptions, log: inout DiagnosticLog
     ) {
         var seen: Set<String> = []
-        for (source, isChecklist) in texts.map({ ($0, false) }) + checklists.map({ ($0, true) })
-        where seen.insert(source.displayPath).inserted {
-            for notice in Markdown.notices(in: source.text, options: options) {
+        let sources = (texts.map { ($0, false) } + checklists.map { ($0, true) }).filter {
+            seen.insert($0.0.displayPath).inserted
+        }
+        // Each text on its own, on every core; reported in the texts' order.
+        let found = concurrentMap(sources.count) { Markdown.notices(in: sources[$0].0.text, options: options) }
+        for ((source, isChecklist), notices) in zip(sources, found) {
+            for notice in notices {
                 let hint =
                     isChecklist && notice.kind == .taskListItem
                     ? "write the rows without '[ ]': every row of a checklist can be ticked already" : notice.hint

@@ -52,11 +52,12 @@ public enum OfflineSite {
         return manifest
     }
 
-    /// Files the worker keeps: every file of the guide but the worker's own, the search-engine
-    /// files and `static/` files for the host (`CNAME`, `.well-known/…`).
-    static func isKeptOffline(_ path: String, site: Site) -> Bool {
-        !["sw.js", Routes.offlineListPath, "sitemap.xml", "robots.txt"].contains(path)
-            && !site.rootFiles.contains { $0.outputPath == path }
+    /// Files the worker keeps, of `paths`: every file of the guide but the worker's own, the
+    /// search-engine files and `static/` files for the host (`CNAME`, `.well-known/…`), in order.
+    static func keptOffline(_ paths: [String], site: Site) -> [String] {
+        var notKept = Set(site.rootFiles.map(\.outputPath))
+        notKept.formUnion(["sw.js", Routes.offlineListPath, "sitemap.xml", "robots.txt"])
+        return paths.filter { !notKept.contains($0) }
     }
 
     /// `offline-files.js`: the version (a hash of the whole list) and each file with its hash.

@@ -1,0 +1,362 @@
+import CCmark
+import LTrainSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One text's search for Markdown that is not CommonMark, over its UTF-8 bytes and libcmark's tree
+/// of it: each node is visited once and each text node's bytes read once; a notice is located
+/// from its node's source position (cmark gives one to every node), searching only that node's
+/// own bytes. Only the first notice of each kind is located at all; the others are counted.
+struct NoticeScan {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let options: MarkdownOptions
+    /// Bytes and nodes read, beyond the text's one read by the prefilter.
+    private(set) var work = 0
+    private var found: [MarkdownNotice.Kind: MarkdownNotice] = [:]
+    /// The byte offset where each line starts, worked out when the first notice is located.
+    private var lineStarts: [Int] = []
+
+    init(bytes: UnsafeBufferPointer<UInt8>, options: MarkdownOptions) {
+        self.bytes = bytes
+        self.options = options
+    }
+
+    /// What was found, in the order it stands in the text.
+    var notices: [MarkdownNotice] {
+        found.values.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
+    }
+
+    // MARK: The tree
+
+    /// Visits every node of `document` once, in document order.
+    mutating func walk(_ document: OpaquePointer) {
+        guard let iterator = cmark_iter_new(document) else { return }
+        defer { cmark_iter_free(iterator) }
+        var linkDepth = 0
+        // The innermost block around the current node: where a notice with no place of its own stands.
+        var block: Span?
+        while true {
+            let event = cmark_iter_next(iterator)
+            if event == CMARK_EVENT_DONE { break }
+            guard let node = cmark_iter_get_node(iterator) else { continue }
+            work += 1
+            let type = cmark_node_get_type(node)
+            if type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE {
+                linkDepth += event == CMARK_EVENT_ENTER ? 1 : -1
+                // `[^1]` with a definition `[^1]: …` is a link whose text starts with '^'.
+                if event == CMARK_EVENT_ENTER, let first = cmark_node_first_child(node),
+                    cmark_node_get_type(first) == CMARK_NODE_TEXT, Self.literal(of: first).first == UInt8(ascii: "^")
+                {
+                    note(.footnote, in: span(of: node) ?? block) { $0.first(of: "[^") }
+                }
+                continue
+            }
+            guard event == CMARK_EVENT_ENTER else { continue }
+            if type.rawValue < CMARK_NODE_FIRST_INLINE.rawValue, let span = span(of: node) {
+                block = span
+            }
+            switch type {
+            case CMARK_NODE_PARAGRAPH:
+                if let block, isTable(block) { note(.table, in: block) { _ in nil } }
+            case CMARK_NODE_ITEM:
+                if let block, let box = taskBox(ofItemAt: block) { note(.taskListItem, in: block) { _ in box - block.start } }
+            case CMARK_NODE_HTML_BLOCK where !options.allowsUnsafeHTML:
+                note(.omittedHTML, in: block) { _ in nil }
+            case CMARK_NODE_HTML_INLINE where !options.allowsUnsafeHTML:
+                note(.omittedHTML, in: span(of: node) ?? block) { _ in nil }
+            case CMARK_NODE_TEXT where linkDepth == 0:
+                scanText(node, block: block)
+            default:
+                break
+            }
+        }
+    }
+
+    /// A text node outside links: strikethrough, footnote references and bare URLs.
+    private mutating func scanText(_ node: OpaquePointer, block: Span?) {
+        let literal = Self.literal(of: node)
+        work += literal.count
+        let place = span(of: node) ?? block
+        if Self.firstOffset(of: "~~", in: literal) != nil {
+            note(.strikethrough, in: place) { $0.first(of: "~~") }
+        }
+        // `[^1]` that is no link: text, its bracket sometimes the end of a text node of its own.
+        if Self.firstOffset(of: "[^", in: literal) != nil {
+            note(.footnote, in: place) { $0.first(of: "[^") }
+        } else if literal.last == UInt8(ascii: "["), let next = cmark_node_next(node),
+            cmark_node_get_type(next) == CMARK_NODE_TEXT, Self.literal(of: next).first == UInt8(ascii: "^")
+        {
+            let both = place.map { span in Span(start: span.start, end: self.span(of: next)?.end ?? span.end) }
+            note(.footnote, in: both) { $0.first(of: "[^") }
+        }
+        if Self.firstBareURL(in: literal) != nil {
+            note(.bareURL, in: place) { Self.firstBareURL(in: $0) }
+        }
+    }
+
+    // MARK: Blocks
+
+    /// A paragraph whose second line is a delimiter row (`|---|:--:|`) under a first line with a '|'.
+    private mutating func isTable(_ paragraph: Span) -> Bool {
+        let first = line(at: paragraph.start)
+        guard first.upperBound < paragraph.end else { return false }
+        let second = line(at: first.upperBound + 1)
+        work += first.count + second.count
+        return UnsafeBufferPointer(rebasing: bytes[first]).contains(UInt8(ascii: "|"))
+            && Self.isTableDelimiterRow(UnsafeBufferPointer(rebasing: bytes[second]))
+    }
+
+    /// The offset of a task-list item's box (`- [ ] Milk`, `1. [x] Bread`): the item's own text,
+    /// after its marker, starts with `[ ]`, `[x]` or `[X]` and a space or the line's end.
+    private mutating func taskBox(ofItemAt item: Span) -> Int? {
+        let end = line(at: item.start).upperBound
+        var offset = item.start
+        guard offset < end else { return nil }
+        if [UInt8(ascii: "-"), UInt8(ascii: "*"), UInt8(ascii: "+")].contains(bytes[offset]) {
+            offset += 1
+        } else {
+            while offset < end, bytes[offset] >= UInt8(ascii: "0"), bytes[offset] <= UInt8(ascii: "9") { offset += 1 }
+            guard offset < end, bytes[offset] == UInt8(ascii: ".") || bytes[offset] == UInt8(ascii: ")") else { return nil }
+            offset += 1
+        }
+        while offset < end, bytes[offset] == UInt8(ascii: " ") || bytes[offset] == UInt8(ascii: "\t") { offset += 1 }
+        work += offset - item.start + 4
+        guard offset + 3 <= end, bytes[offset] == UInt8(ascii: "["), bytes[offset + 2] == UInt8(ascii: "]"),
+            [UInt8(ascii: " "), UInt8(ascii: "x"), UInt8(ascii: "X")].contains(bytes[offset + 1])
+        else { return nil }
+        let after = offset + 3 < end ? bytes[offset + 3] : UInt8(ascii: " ")
+        return after == UInt8(ascii: " ") || after == UInt8(ascii: "\t") || after == UInt8(ascii: "\r") ? offset : nil
+    }
+
+    /// A delimiter row of a GitHub-style table: `|---|:--:|`, `--- | ---`. It has a '|', and every
+    /// cell (but an empty first or last one) is dashes with an optional ':' at either end.
+    static func isTableDelimiterRow(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard line.contains(UInt8(ascii: "|")) else { return false }
+        func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") }
+        var cells: [Range<Int>] = []
+        var cellStart = line.startIndex
+        for index in line.indices where line[index] == UInt8(ascii: "|") {
+            cells.append(cellStart..<index)
+            cellStart = index + 1
+        }
+        cells.append(cellStart..<line.endIndex)
+        var filled = 0
+        for (position, cell) in cells.enumerated() {
+            var lower = cell.lowerBound
+            var upper = cell.upperBound
+            while lower < upper, isBlank(line[lower]) { lower += 1 }
+            while upper > lower, isBlank(line[upper - 1]) { upper -= 1 }
+            if lower == upper {
+                // Only the cells outside the outer pipes may be empty.
+                if position == 0 || position == cells.count - 1 { continue }
+                return false
+            }
+            if line[lower] == UInt8(ascii: ":") { lower += 1 }
+            if upper > lower, line[upper - 1] == UInt8(ascii: ":") { upper -= 1 }
+            guard lower < upper, line[lower..<upper].allSatisfy({ $0 == UInt8(ascii: "-") }) else { return false }
+            filled += 1
+        }
+        return filled > 0
+    }
+
+    // MARK: Footnote definitions
+
+    /// Footnote definitions (`[^1]: note`) never reach the tree (cmark reads them as link
+    /// definitions, or as text): found by line, outside fenced code blocks; the earliest footnote
+    /// stands for them all.
+    mutating func findFootnoteDefinitions() {
+        var fence: UInt8?
+        var lineStart = 0
+        var lineNumber = 0
+        while lineStart < bytes.count {
+            lineNumber += 1
+            var lineEnd = lineStart
+            while lineEnd < bytes.count, bytes[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
+            work += lineEnd - lineStart + 1
+            defer { lineStart = lineEnd + 1 }
+            var first = lineStart
+            while first < lineEnd, bytes[first] == UInt8(ascii: " ") { first += 1 }
+            let trimmed = UnsafeBufferPointer(rebasing: bytes[first..<lineEnd])
+            let fenceByte = trimmed.count >= 3 && trimmed[trimmed.startIndex] == trimmed[trimmed.startIndex + 1]
+                && trimmed[trimmed.startIndex] == trimmed[trimmed.startIndex + 2] ? trimmed.first : nil
+            if let open = fence {
+                if fenceByte == open { fence = nil }
+                continue
+            }
+            if fenceByte == UInt8(ascii: "`") || fenceByte == UInt8(ascii: "~") {
+                fence = fenceByte
+                continue
+            }
+            guard first - lineStart <= 3, trimmed.starts(with: "[^".utf8),
+                let close = trimmed.firstIndex(of: UInt8(ascii: "]")), close + 1 < trimmed.endIndex,
+                trimmed[close + 1] == UInt8(ascii: ":")
+            else { continue }
+            let at = (line: lineNumber, column: first - lineStart + 1)
+            if let earlier = found[.footnote], (earlier.line, earlier.column) < at {
+                found[.footnote]?.more += 1
+            } else {
+                found[.footnote] = MarkdownNotice(
+                    kind: .footnote, line: at.line, column: at.column, more: found[.footnote].map { $0.more + 1 } ?? 0)
+            }
+        }
+    }
+
+    // MARK: Locating
+
+    /// A stretch of the text's bytes: a node's, from its source position.
+    struct Span {
+        var start: Int
+        /// One past the node's last byte.
+        var end: Int
+    }
+
+    /// Counts one more of `kind`, and locates the first: at the offset `find` gives in the
+    /// bytes of `span` (counted from the span's start), or else at the span's start.
+    private mutating func note(
+        _ kind: MarkdownNotice.Kind, in span: Span?, find: (UnsafeBufferPointer<UInt8>) -> Int?
+    ) {
+        guard found[kind] == nil else {
+            found[kind]?.more += 1
+            return
+        }
+        var offset = 0
+        if let span {
+            let stretch = UnsafeBufferPointer(rebasing: bytes[span.start..<max(span.start, span.end)])
+            work += stretch.count
+            offset = min(bytes.count, span.start + (find(stretch) ?? 0))
+        }
+        let (line, column) = lineAndColumn(of: offset)
+        found[kind] = MarkdownNotice(kind: kind, line: line, column: column)
+    }
+
+    /// The bytes a node was written as, from cmark's source position (line and byte column, both
+    /// 1-based); nil when cmark gives none.
+    private mutating func span(of node: OpaquePointer) -> Span? {
+        let startLine = Int(cmark_node_get_start_line(node))
+        guard startLine > 0 else { return nil }
+        let start = offset(line: startLine, column: Int(cmark_node_get_start_column(node)))
+        let endLine = Int(cmark_node_get_end_line(node))
+        let end = endLine >= startLine ? offset(line: endLine, column: Int(cmark_node_get_end_column(node))) + 1 : start
+        return Span(start: start, end: min(bytes.count, max(start, end)))
+    }
+
+    /// The offset of a line's column, kept inside that line (cmark writes column 0 for a block
+    /// that ends with the line before).
+    private mutating func offset(line: Int, column: Int) -> Int {
+        let starts = self.starts()
+        guard line <= starts.count else { return bytes.count }
+        let lineStart = starts[line - 1]
+        let lineEnd = line < starts.count ? starts[line] - 1 : bytes.count
+        return min(lineEnd, lineStart + max(0, column - 1))
+    }
+
+    /// The line around `offset`, without its newline.
+    private mutating func line(at offset: Int) -> Range<Int> {
+        let starts = self.starts()
+        let index = Self.lineIndex(of: offset, in: starts)
+        return starts[index]..<(index + 1 < starts.count ? starts[index + 1] - 1 : bytes.count)
+    }
+
+    /// 1-based line and column (in Unicode scalars) of a byte offset.
+    private mutating func lineAndColumn(of offset: Int) -> (line: Int, column: Int) {
+        let starts = self.starts()
+        let index = Self.lineIndex(of: offset, in: starts)
+        var scalars = 0
+        for byte in bytes[starts[index]..<offset] where byte & 0xC0 != 0x80 { scalars += 1 }
+        work += offset - starts[index]
+        return (index + 1, scalars + 1)
+    }
+
+    private static func lineIndex(of offset: Int, in starts: [Int]) -> Int {
+        // The last line start at or before the offset (a binary search).
+        var low = 0
+        var high = starts.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if starts[middle] <= offset { low = middle } else { high = middle - 1 }
+        }
+        return low
+    }
+
+    private mutating func starts() -> [Int] {
+        if lineStarts.isEmpty {
+            lineStarts.append(0)
+            for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") { lineStarts.append(offset + 1) }
+            work += bytes.count
+        }
+        return lineStarts
+    }
+
+    // MARK: Bytes
+
+    /// A node's literal, as cmark keeps it (valid until the document is released).
+    static func literal(of node: OpaquePointer) -> UnsafeBufferPointer<UInt8> {
+        guard let literal = cmark_node_get_literal(node) else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeRawPointer(literal).withMemoryRebound(to: UInt8.self, capacity: strlen(literal)) {
+            UnsafeBufferPointer(start: $0, count: strlen(literal))
+        }
+    }
+
+    /// The offset (from the buffer's start) of the first two-byte `pair`.
+    static func firstOffset(of pair: StaticString, in text: UnsafeBufferPointer<UInt8>) -> Int? {
+        let first = pair.utf8Start[0]
+        let second = pair.utf8Start[1]
+        var index = text.startIndex
+        while index + 1 < text.endIndex {
+            if text[index] == first && text[index + 1] == second { return index - text.startIndex }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The offset (from the buffer's start) of the first `http://`, `https://` or `www.` address
+    /// that does not continue a word and has something after its prefix.
+    static func firstBareURL(in text: UnsafeBufferPointer<UInt8>) -> Int? {
+        var index = text.startIndex
+        while index < text.endIndex {
+            defer { index += 1 }
+            let byte = text[index]
+            guard byte == UInt8(ascii: "h") || byte == UInt8(ascii: "w") else { continue }
+            let rest = UnsafeBufferPointer(rebasing: text[index...])
+            let prefix = urlPrefixes.first { rest.starts(with: $0) }?.count ?? 0
+            guard prefix > 0, index + prefix < text.endIndex, !isASCIISpace(text[index + prefix]),
+                !continuesWord(text, before: index)
+            else { continue }
+            return index - text.startIndex
+        }
+        return nil
+    }
+
+    private static let urlPrefixes: [[UInt8]] = ["https://", "http://", "www."].map { Array($0.utf8) }
+
+    private static func isASCIISpace(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || (byte >= 0x09 && byte <= 0x0D)
+    }
+
+    /// Whether the character before `index` is a letter or a digit (of any script).
+    private static func continuesWord(_ text: UnsafeBufferPointer<UInt8>, before index: Int) -> Bool {
+        guard index > text.startIndex else { return false }
+        let previous = text[index - 1]
+        if previous < 0x80 {
+            let folded = previous | 0x20
+            return (folded >= UInt8(ascii: "a") && folded <= UInt8(ascii: "z"))
+                || (previous >= UInt8(ascii: "0") && previous <= UInt8(ascii: "9"))
+        }
+        // The scalar that ends there: its lead byte is at most three continuation bytes back.
+        var lead = index - 1
+        while lead > text.startIndex, index - lead < 4, text[lead] & 0xC0 == 0x80 { lead -= 1 }
+        var decoder = UTF8()
+        var iterator = text[lead..<index].makeIterator()
+        guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return false }
+        return scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// The offset (from the buffer's start) of the first `pair`, for a notice's place.
+    fileprivate func first(of pair: StaticString) -> Int? {
+        NoticeScan.firstOffset(of: pair, in: self)
+    }
+}
