@@ -40,10 +40,12 @@ public struct MarkdownLink: Sendable, Equatable {
     public var isImage: Bool
 }
 
-/// Markdown rendered to HTML, with the links it contains.
+/// Markdown rendered to HTML, with the links it contains and what in it is not CommonMark.
 public struct RenderedMarkdown: Sendable, Equatable {
     public var html: String
     public var links: [MarkdownLink]
+    /// Found in the same parse (see `Markdown.notices(in:options:)`).
+    public var notices: [MarkdownNotice] = []
 }
 
 /// A document's first list split off: the rest of the document, and each item of the list.
@@ -59,6 +61,8 @@ public struct MarkdownListDocument: Sendable, Equatable {
     public var introductionHTML: String
     public var items: [Item]
     public var links: [MarkdownLink]
+    /// Found in the same parse (see `Markdown.notices(in:options:)`).
+    public var notices: [MarkdownNotice] = []
 }
 
 /// The one place that talks to libcmark. Every node and buffer it gets from cmark is freed here.
@@ -70,10 +74,15 @@ public enum Markdown {
     public static func render(
         _ text: String, options: MarkdownOptions = MarkdownOptions(), rewriteLink: LinkRewriter? = nil
     ) -> RenderedMarkdown {
-        withDocument(text, options: options) { document in
-            unlinkFootnoteReferences(in: document, text: text)
-            let walk = DocumentWalk(document, options: options, rewriteLink: rewriteLink, collectsHeadings: true)
-            return RenderedMarkdown(html: html(of: document, options: options, headings: walk.headingIDs()), links: walk.links)
+        withScannedText(text, options: options) { scan in
+            withDocument(text, options: options) { document in
+                unlinkFootnoteReferences(in: document, text: text)
+                let walk = DocumentWalk(
+                    document, options: options, rewriteLink: rewriteLink, collectsHeadings: true, noticeScan: &scan)
+                return RenderedMarkdown(
+                    html: html(of: document, options: options, headings: walk.headingIDs()), links: walk.links,
+                    notices: scan?.finished() ?? [])
+            }
         }
     }
 
@@ -82,26 +91,45 @@ public enum Markdown {
     public static func splitFirstList(
         _ text: String, options: MarkdownOptions = MarkdownOptions(), rewriteLink: LinkRewriter? = nil
     ) -> MarkdownListDocument? {
-        withDocument(text, options: options) { document -> MarkdownListDocument? in
-            unlinkFootnoteReferences(in: document, text: text)
-            let links = DocumentWalk(document, options: options, rewriteLink: rewriteLink, collectsHeadings: false).links
-            var child = cmark_node_first_child(document)
-            while let node = child, cmark_node_get_type(node) != CMARK_NODE_LIST {
-                child = cmark_node_next(node)
+        withScannedText(text, options: options) { scan in
+            withDocument(text, options: options) { document -> MarkdownListDocument? in
+                unlinkFootnoteReferences(in: document, text: text)
+                let links = DocumentWalk(
+                    document, options: options, rewriteLink: rewriteLink, collectsHeadings: false, noticeScan: &scan
+                ).links
+                let notices = scan?.finished() ?? []
+                var child = cmark_node_first_child(document)
+                while let node = child, cmark_node_get_type(node) != CMARK_NODE_LIST {
+                    child = cmark_node_next(node)
+                }
+                guard let list = child else { return nil }
+                var items: [MarkdownListDocument.Item] = []
+                var item = cmark_node_first_child(list)
+                while let current = item {
+                    items.append(listItem(current, options: options))
+                    item = cmark_node_next(current)
+                }
+                cmark_node_unlink(list)
+                cmark_node_free(list)
+                var noScan: NoticeScan?
+                let headings = DocumentWalk(document, options: options, rewriteLink: nil, collectsHeadings: true, noticeScan: &noScan)
+                    .headingIDs()
+                return MarkdownListDocument(
+                    introductionHTML: html(of: document, options: options, headings: headings), items: items, links: links,
+                    notices: notices)
             }
-            guard let list = child else { return nil }
-            var items: [MarkdownListDocument.Item] = []
-            var item = cmark_node_first_child(list)
-            while let current = item {
-                items.append(listItem(current, options: options))
-                item = cmark_node_next(current)
-            }
-            cmark_node_unlink(list)
-            cmark_node_free(list)
-            let headings = DocumentWalk(document, options: options, rewriteLink: nil, collectsHeadings: true)
-                .headingIDs()
-            return MarkdownListDocument(
-                introductionHTML: html(of: document, options: options, headings: headings), items: items, links: links)
+        }
+    }
+
+    /// Calls `body` with a scan for the notices of `text` (see `NoticeScan`), to be walked with
+    /// the document, or nil when the text holds none of the bytes any notice needs.
+    private static func withScannedText<Result>(
+        _ text: String, options: MarkdownOptions, _ body: (inout NoticeScan?) -> Result
+    ) -> Result {
+        var text = text
+        return text.withUTF8 { bytes in
+            var scan = mayHoldNotices(bytes, options: options) ? NoticeScan(bytes: bytes, options: options) : nil
+            return body(&scan)
         }
     }
 
@@ -275,7 +303,10 @@ public enum Markdown {
         var links: [MarkdownLink] = []
         var headings: [(node: OpaquePointer, text: String)] = []
 
-        init(_ document: OpaquePointer, options: MarkdownOptions, rewriteLink: LinkRewriter?, collectsHeadings: Bool) {
+        init(
+            _ document: OpaquePointer, options: MarkdownOptions, rewriteLink: LinkRewriter?, collectsHeadings: Bool,
+            noticeScan: inout NoticeScan?
+        ) {
             guard let iterator = cmark_iter_new(document) else { return }
             defer { cmark_iter_free(iterator) }
             var blockLine = 1
@@ -285,6 +316,7 @@ public enum Markdown {
                 if event == CMARK_EVENT_DONE { break }
                 guard let node = cmark_iter_get_node(iterator) else { continue }
                 let type = cmark_node_get_type(node)
+                noticeScan?.visit(node, type: type, entering: event == CMARK_EVENT_ENTER)
                 if event == CMARK_EVENT_EXIT {
                     if type == CMARK_NODE_HEADING, let text = headingText {
                         headings.append((node, text))

@@ -61,6 +61,18 @@ public struct MarkdownNotice: Sendable, Equatable {
     }
 }
 
+/// The notices of one Markdown text, by the path it is shown with: found as a page rendered the
+/// text (so that it is parsed once), and gathered for the build's warnings.
+public struct TextNotices: Sendable, Equatable {
+    public var displayPath: String
+    public var notices: [MarkdownNotice]
+
+    public init(displayPath: String, notices: [MarkdownNotice]) {
+        self.displayPath = displayPath
+        self.notices = notices
+    }
+}
+
 extension Markdown {
     /// The places in `text` that are not CommonMark (see `MarkdownNotice`), the first of each kind
     /// with how many more there are. Most texts have none of the characters any of them needs and
@@ -75,14 +87,26 @@ extension Markdown {
     /// text is read a bounded number of times, whatever its shape, which tests hold it to.
     package static func notices(in text: String, options: MarkdownOptions, work: inout Int) -> [MarkdownNotice] {
         var source = text
+        let mayHold = source.withUTF8 { mayHoldNotices($0, options: options) }
+        guard mayHold else {
+            work += text.utf8.count
+            return []
+        }
+        return withDocument(text, options: options) { document in notices(in: document, text: text, options: options, work: &work) }
+    }
+
+    private static func notices(
+        in document: OpaquePointer, text: String, options: MarkdownOptions, work: inout Int
+    ) -> [MarkdownNotice] {
+        var source = text
         return source.withUTF8 { bytes in
             work += bytes.count
             guard mayHoldNotices(bytes, options: options) else { return [] }
             var scan = NoticeScan(bytes: bytes, options: options)
-            withDocument(text, options: options) { document in scan.walk(document) }
-            scan.findFootnoteDefinitions()
+            scan.walk(document)
+            let notices = scan.finished()
             work += scan.work
-            return scan.notices
+            return notices
         }
     }
 
@@ -115,21 +139,28 @@ extension Markdown {
                 // The byte before the scheme (`https`) it ends.
                 var start = index
                 while start > 0 && isLetter(bytes[start - 1]) { start -= 1 }
-                let before = start > 0 ? bytes[start - 1] : 0
-                if start < index && before != UInt8(ascii: "(") && before != UInt8(ascii: "<") { return true }
+                if start < index && !isDestination(bytes, before: start) { return true }
             case UInt8(ascii: ".") where index >= 3:
                 // `www.`, not right after `/` or `(` (a link's `http://www.` or `(www.`).
                 if bytes[index - 1] == UInt8(ascii: "w") && bytes[index - 2] == UInt8(ascii: "w")
                     && bytes[index - 3] == UInt8(ascii: "w")
                 {
                     let before = index >= 4 ? bytes[index - 4] : 0
-                    if !isLetter(before) && before != UInt8(ascii: "/") && before != UInt8(ascii: "(") { return true }
+                    if !isLetter(before) && before != UInt8(ascii: "/") && !isDestination(bytes, before: index - 3) { return true }
                 }
             default:
                 break
             }
         }
         return false
+    }
+
+    /// Whether the address starting at `start` is a link's destination (`](https://…`) or an
+    /// autolink (`<https://…>`), not a bare URL in the text: a `(` in prose does not make one.
+    private static func isDestination(_ bytes: UnsafeBufferPointer<UInt8>, before start: Int) -> Bool {
+        guard start > 0 else { return false }
+        if bytes[start - 1] == UInt8(ascii: "<") { return true }
+        return start > 1 && bytes[start - 1] == UInt8(ascii: "(") && bytes[start - 2] == UInt8(ascii: "]")
     }
 
     /// The bytes that may start a notice's character sequence.

@@ -14,86 +14,128 @@ struct NoticeScan {
     let options: MarkdownOptions
     /// Bytes and nodes read, beyond the text's one read by the prefilter.
     private(set) var work = 0
-    private var found: [MarkdownNotice.Kind: MarkdownNotice] = [:]
-    /// The byte offset where each line starts, worked out when the first notice is located.
-    private var lineStarts: [Int] = []
+    /// The first notice of each kind, at the kind's place in `MarkdownNotice.Kind.allCases`.
+    private var found = [MarkdownNotice?](repeating: nil, count: MarkdownNotice.Kind.allCases.count)
+    /// The byte offset where each line starts, found as far as the scan has needed (see `reach`).
+    private var lineStarts: [Int] = [0]
+    /// Whether `lineStarts` holds every line.
+    private var foundEveryLine = false
 
     init(bytes: UnsafeBufferPointer<UInt8>, options: MarkdownOptions) {
         self.bytes = bytes
         self.options = options
     }
 
+    /// Once the tree is walked: what was found, with the footnote definitions (found by line).
+    mutating func finished() -> [MarkdownNotice] {
+        findFootnoteDefinitions()
+        return notices
+    }
+
     /// What was found, in the order it stands in the text.
     var notices: [MarkdownNotice] {
-        found.values.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
+        found.compactMap { $0 }.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
     }
 
     // MARK: The tree
+
+    /// Links and images the walk is inside (bare URLs and footnotes there are a link's text).
+    private var linkDepth = 0
+    /// The innermost block around the current node: where a notice with no place of its own
+    /// stands. Its bytes are worked out only when a notice needs them.
+    private var block: OpaquePointer?
 
     /// Visits every node of `document` once, in document order.
     mutating func walk(_ document: OpaquePointer) {
         guard let iterator = cmark_iter_new(document) else { return }
         defer { cmark_iter_free(iterator) }
-        var linkDepth = 0
-        // The innermost block around the current node: where a notice with no place of its own stands.
-        var block: Span?
         while true {
             let event = cmark_iter_next(iterator)
             if event == CMARK_EVENT_DONE { break }
             guard let node = cmark_iter_get_node(iterator) else { continue }
-            work += 1
-            let type = cmark_node_get_type(node)
-            if type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE {
-                linkDepth += event == CMARK_EVENT_ENTER ? 1 : -1
-                // `[^1]` with a definition `[^1]: …` is a link whose text starts with '^'.
-                if event == CMARK_EVENT_ENTER, let first = cmark_node_first_child(node),
-                    cmark_node_get_type(first) == CMARK_NODE_TEXT, Self.literal(of: first).first == UInt8(ascii: "^")
-                {
-                    note(.footnote, in: span(of: node) ?? block) { $0.first(of: "[^") }
-                }
-                continue
+            visit(node, type: cmark_node_get_type(node), entering: event == CMARK_EVENT_ENTER)
+        }
+    }
+
+    /// One step of a walk in document order (`walk(_:)`, or a walk of the renderer's that visits
+    /// each node for its own ends too, so that the tree is walked once).
+    mutating func visit(_ node: OpaquePointer, type: cmark_node_type, entering: Bool) {
+        work += 1
+        if type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE {
+            linkDepth += entering ? 1 : -1
+            // `[^1]` with a definition `[^1]: …` is a link whose text starts with '^'.
+            if entering, let first = cmark_node_first_child(node),
+                cmark_node_get_type(first) == CMARK_NODE_TEXT, Self.literal(of: first).first == UInt8(ascii: "^")
+            {
+                note(.footnote, in: span(of: node) ?? span(of: block)) { $0.first(of: "[^") }
             }
-            guard event == CMARK_EVENT_ENTER else { continue }
-            if type.rawValue < CMARK_NODE_FIRST_INLINE.rawValue, let span = span(of: node) {
-                block = span
+            return
+        }
+        guard entering else { return }
+        if type.rawValue < CMARK_NODE_FIRST_INLINE.rawValue, cmark_node_get_start_line(node) > 0 {
+            block = node
+        }
+        switch type {
+        case CMARK_NODE_PARAGRAPH:
+            // Only a paragraph of more than one line can be a table.
+            if cmark_node_get_end_line(node) > cmark_node_get_start_line(node), let paragraph = span(of: node),
+                isTable(paragraph)
+            {
+                note(.table, in: paragraph) { _ in nil }
             }
-            switch type {
-            case CMARK_NODE_PARAGRAPH:
-                if let block, isTable(block) { note(.table, in: block) { _ in nil } }
-            case CMARK_NODE_ITEM:
-                if let block, let box = taskBox(ofItemAt: block) { note(.taskListItem, in: block) { _ in box - block.start } }
-            case CMARK_NODE_HTML_BLOCK where !options.allowsUnsafeHTML:
-                note(.omittedHTML, in: block) { _ in nil }
-            case CMARK_NODE_HTML_INLINE where !options.allowsUnsafeHTML:
-                note(.omittedHTML, in: span(of: node) ?? block) { _ in nil }
-            case CMARK_NODE_TEXT where linkDepth == 0:
-                scanText(node, block: block)
-            default:
-                break
+        case CMARK_NODE_ITEM:
+            if Self.mayBeTaskItem(node), let item = span(of: node), let box = taskBox(ofItemAt: item) {
+                note(.taskListItem, in: item) { _ in box - item.start }
             }
+        case CMARK_NODE_HTML_BLOCK where !options.allowsUnsafeHTML:
+            note(.omittedHTML, in: span(of: node)) { _ in nil }
+        case CMARK_NODE_HTML_INLINE where !options.allowsUnsafeHTML:
+            note(.omittedHTML, in: span(of: node) ?? span(of: block)) { _ in nil }
+        case CMARK_NODE_TEXT where linkDepth == 0:
+            scanText(node, block: block)
+        default:
+            break
         }
     }
 
     /// A text node outside links: strikethrough, footnote references and bare URLs.
-    private mutating func scanText(_ node: OpaquePointer, block: Span?) {
+    private mutating func scanText(_ node: OpaquePointer, block: OpaquePointer?) {
         let literal = Self.literal(of: node)
         work += literal.count
-        let place = span(of: node) ?? block
-        if Self.firstOffset(of: "~~", in: literal) != nil {
-            note(.strikethrough, in: place) { $0.first(of: "~~") }
+        // One pass over the text's bytes, looking closer only at the few that can start a notice
+        // (most text nodes are a few words between two inlines: a call per kind cost more).
+        var struck = false
+        var footnote = false
+        var bare = false
+        if let start = literal.baseAddress {
+            // The literal ends with a NUL (cmark keeps it as a C string): strpbrk finds each candidate.
+            var at = UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self)
+            while let found = strpbrk(at, "~[:.") {
+                let index = UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self).distance(to: found)
+                let next = index + 1 < literal.count ? literal[index + 1] : 0
+                switch literal[index] {
+                case UInt8(ascii: "~"): struck = struck || next == UInt8(ascii: "~")
+                case UInt8(ascii: "["): footnote = footnote || next == UInt8(ascii: "^")
+                default: bare = bare || Self.bareURL(in: literal, endingScheme: index) != nil
+                }
+                at = UnsafePointer(found) + 1
+            }
         }
         // `[^1]` that is no link: text, its bracket sometimes the end of a text node of its own.
-        if Self.firstOffset(of: "[^", in: literal) != nil {
-            note(.footnote, in: place) { $0.first(of: "[^") }
-        } else if literal.last == UInt8(ascii: "["), let next = cmark_node_next(node),
-            cmark_node_get_type(next) == CMARK_NODE_TEXT, Self.literal(of: next).first == UInt8(ascii: "^")
-        {
+        let split =
+            !footnote && literal.last == UInt8(ascii: "[")
+            ? cmark_node_next(node).flatMap { next in
+                cmark_node_get_type(next) == CMARK_NODE_TEXT && Self.literal(of: next).first == UInt8(ascii: "^") ? next : nil
+            } : nil
+        guard struck || footnote || split != nil || bare else { return }
+        let place = span(of: node) ?? span(of: block)
+        if struck { note(.strikethrough, in: place) { $0.first(of: "~~") } }
+        if footnote { note(.footnote, in: place) { $0.first(of: "[^") } }
+        if let next = split {
             let both = place.map { span in Span(start: span.start, end: self.span(of: next)?.end ?? span.end) }
             note(.footnote, in: both) { $0.first(of: "[^") }
         }
-        if Self.firstBareURL(in: literal) != nil {
-            note(.bareURL, in: place) { Self.firstBareURL(in: $0) }
-        }
+        if bare { note(.bareURL, in: place) { Self.firstBareURL(in: $0) } }
     }
 
     // MARK: Blocks
@@ -128,6 +170,16 @@ struct NoticeScan {
         else { return nil }
         let after = offset + 3 < end ? bytes[offset + 3] : UInt8(ascii: " ")
         return after == UInt8(ascii: " ") || after == UInt8(ascii: "\t") || after == UInt8(ascii: "\r") ? offset : nil
+    }
+
+    /// Whether the item's text (its first paragraph's first text) starts like a task box: only
+    /// then are its bytes looked at.
+    private static func mayBeTaskItem(_ item: OpaquePointer) -> Bool {
+        guard let paragraph = cmark_node_first_child(item), cmark_node_get_type(paragraph) == CMARK_NODE_PARAGRAPH,
+            let text = cmark_node_first_child(paragraph), cmark_node_get_type(text) == CMARK_NODE_TEXT
+        else { return false }
+        let literal = literal(of: text)
+        return literal.count >= 3 && literal[0] == UInt8(ascii: "[") && literal[2] == UInt8(ascii: "]")
     }
 
     /// A delimiter row of a GitHub-style table: `|---|:--:|`, `--- | ---`. It has a '|', and every
@@ -166,14 +218,13 @@ struct NoticeScan {
     /// Footnote definitions (`[^1]: note`) never reach the tree (cmark reads them as link
     /// definitions, or as text): found by line, outside fenced code blocks; the earliest footnote
     /// stands for them all.
-    mutating func findFootnoteDefinitions() {
+    private mutating func findFootnoteDefinitions() {
         var fence: UInt8?
         var lineStart = 0
         var lineNumber = 0
         while lineStart < bytes.count {
             lineNumber += 1
-            var lineEnd = lineStart
-            while lineEnd < bytes.count, bytes[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
+            let lineEnd = Self.firstOffset(of: UInt8(ascii: "\n"), in: bytes, from: lineStart) ?? bytes.count
             work += lineEnd - lineStart + 1
             defer { lineStart = lineEnd + 1 }
             var first = lineStart
@@ -194,11 +245,12 @@ struct NoticeScan {
                 trimmed[close + 1] == UInt8(ascii: ":")
             else { continue }
             let at = (line: lineNumber, column: first - lineStart + 1)
-            if let earlier = found[.footnote], (earlier.line, earlier.column) < at {
-                found[.footnote]?.more += 1
+            let slot = Self.slot(of: .footnote)
+            if let earlier = found[slot], (earlier.line, earlier.column) < at {
+                found[slot]?.more += 1
             } else {
-                found[.footnote] = MarkdownNotice(
-                    kind: .footnote, line: at.line, column: at.column, more: found[.footnote].map { $0.more + 1 } ?? 0)
+                found[slot] = MarkdownNotice(
+                    kind: .footnote, line: at.line, column: at.column, more: found[slot].map { $0.more + 1 } ?? 0)
             }
         }
     }
@@ -217,8 +269,9 @@ struct NoticeScan {
     private mutating func note(
         _ kind: MarkdownNotice.Kind, in span: Span?, find: (UnsafeBufferPointer<UInt8>) -> Int?
     ) {
-        guard found[kind] == nil else {
-            found[kind]?.more += 1
+        let slot = Self.slot(of: kind)
+        guard found[slot] == nil else {
+            found[slot]?.more += 1
             return
         }
         var offset = 0
@@ -228,12 +281,24 @@ struct NoticeScan {
             offset = min(bytes.count, span.start + (find(stretch) ?? 0))
         }
         let (line, column) = lineAndColumn(of: offset)
-        found[kind] = MarkdownNotice(kind: kind, line: line, column: column)
+        found[slot] = MarkdownNotice(kind: kind, line: line, column: column)
+    }
+
+    private static func slot(of kind: MarkdownNotice.Kind) -> Int {
+        switch kind {
+        case .table: 0
+        case .footnote: 1
+        case .strikethrough: 2
+        case .taskListItem: 3
+        case .bareURL: 4
+        case .omittedHTML: 5
+        }
     }
 
     /// The bytes a node was written as, from cmark's source position (line and byte column, both
     /// 1-based); nil when cmark gives none.
-    private mutating func span(of node: OpaquePointer) -> Span? {
+    private mutating func span(of node: OpaquePointer?) -> Span? {
+        guard let node else { return nil }
         let startLine = Int(cmark_node_get_start_line(node))
         guard startLine > 0 else { return nil }
         let start = offset(line: startLine, column: Int(cmark_node_get_start_column(node)))
@@ -245,7 +310,8 @@ struct NoticeScan {
     /// The offset of a line's column, kept inside that line (cmark writes column 0 for a block
     /// that ends with the line before).
     private mutating func offset(line: Int, column: Int) -> Int {
-        let starts = self.starts()
+        reach { $0.count > line }
+        let starts = lineStarts
         guard line <= starts.count else { return bytes.count }
         let lineStart = starts[line - 1]
         let lineEnd = line < starts.count ? starts[line] - 1 : bytes.count
@@ -254,14 +320,16 @@ struct NoticeScan {
 
     /// The line around `offset`, without its newline.
     private mutating func line(at offset: Int) -> Range<Int> {
-        let starts = self.starts()
+        reach { ($0.last ?? 0) > offset }
+        let starts = lineStarts
         let index = Self.lineIndex(of: offset, in: starts)
         return starts[index]..<(index + 1 < starts.count ? starts[index + 1] - 1 : bytes.count)
     }
 
     /// 1-based line and column (in Unicode scalars) of a byte offset.
     private mutating func lineAndColumn(of offset: Int) -> (line: Int, column: Int) {
-        let starts = self.starts()
+        reach { ($0.last ?? 0) > offset }
+        let starts = lineStarts
         let index = Self.lineIndex(of: offset, in: starts)
         var scalars = 0
         for byte in bytes[starts[index]..<offset] where byte & 0xC0 != 0x80 { scalars += 1 }
@@ -280,13 +348,20 @@ struct NoticeScan {
         return low
     }
 
-    private mutating func starts() -> [Int] {
-        if lineStarts.isEmpty {
-            lineStarts.append(0)
-            for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") { lineStarts.append(offset + 1) }
-            work += bytes.count
+    /// Finds further line starts until `enough` holds of them or every line is found: the walk
+    /// goes forward through the text, and most of it needs no place at all once the first notice
+    /// of each kind is located.
+    private mutating func reach(_ enough: ([Int]) -> Bool) {
+        while !foundEveryLine && !enough(lineStarts) {
+            let from = lineStarts[lineStarts.count - 1]
+            if let newline = Self.firstOffset(of: UInt8(ascii: "\n"), in: bytes, from: from) {
+                lineStarts.append(newline + 1)
+                work += newline + 1 - from
+            } else {
+                foundEveryLine = true
+                work += bytes.count - from
+            }
         }
-        return lineStarts
     }
 
     // MARK: Bytes
@@ -294,37 +369,63 @@ struct NoticeScan {
     /// A node's literal, as cmark keeps it (valid until the document is released).
     static func literal(of node: OpaquePointer) -> UnsafeBufferPointer<UInt8> {
         guard let literal = cmark_node_get_literal(node) else { return UnsafeBufferPointer(start: nil, count: 0) }
-        return UnsafeRawPointer(literal).withMemoryRebound(to: UInt8.self, capacity: strlen(literal)) {
-            UnsafeBufferPointer(start: $0, count: strlen(literal))
+        let count = strlen(literal)
+        return UnsafeRawPointer(literal).withMemoryRebound(to: UInt8.self, capacity: count) {
+            UnsafeBufferPointer(start: $0, count: count)
         }
     }
 
     /// The offset (from the buffer's start) of the first two-byte `pair`.
     static func firstOffset(of pair: StaticString, in text: UnsafeBufferPointer<UInt8>) -> Int? {
-        let first = pair.utf8Start[0]
         let second = pair.utf8Start[1]
-        var index = text.startIndex
-        while index + 1 < text.endIndex {
-            if text[index] == first && text[index + 1] == second { return index - text.startIndex }
-            index += 1
+        var from = 0
+        while let at = firstOffset(of: pair.utf8Start[0], in: text, from: from) {
+            if at + 1 < text.count && text[at + 1] == second { return at }
+            from = at + 1
         }
         return nil
+    }
+
+    /// The offset of the first `byte` at or after `from` (memchr: these scans read every byte of
+    /// every page's text).
+    static func firstOffset(of byte: UInt8, in text: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
+        guard from < text.count, let base = text.baseAddress,
+            let found = memchr(base + from, Int32(byte), text.count - from)
+        else { return nil }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 
     /// The offset (from the buffer's start) of the first `http://`, `https://` or `www.` address
     /// that does not continue a word and has something after its prefix.
     static func firstBareURL(in text: UnsafeBufferPointer<UInt8>) -> Int? {
-        var index = text.startIndex
-        while index < text.endIndex {
-            defer { index += 1 }
-            let byte = text[index]
-            guard byte == UInt8(ascii: "h") || byte == UInt8(ascii: "w") else { continue }
-            let rest = UnsafeBufferPointer(rebasing: text[index...])
-            let prefix = urlPrefixes.first { rest.starts(with: $0) }?.count ?? 0
-            guard prefix > 0, index + prefix < text.endIndex, !isASCIISpace(text[index + prefix]),
-                !continuesWord(text, before: index)
+        // Each address has a ':' (`http://`) or a '.' (`www.`) a few bytes in: those bytes are
+        // found with memchr, and only the bytes before them compared (prose has few of either).
+        var colon = firstOffset(of: UInt8(ascii: ":"), in: text, from: 0)
+        var dot = firstOffset(of: UInt8(ascii: "."), in: text, from: 0)
+        while colon != nil || dot != nil {
+            let atColon = dot.map { dotOffset in colon.map { $0 < dotOffset } ?? false } ?? true
+            let found = (atColon ? colon : dot) ?? 0
+            if let start = bareURL(in: text, endingScheme: found) { return start }
+            if atColon {
+                colon = firstOffset(of: UInt8(ascii: ":"), in: text, from: found + 1)
+            } else {
+                dot = firstOffset(of: UInt8(ascii: "."), in: text, from: found + 1)
+            }
+        }
+        return nil
+    }
+
+    /// The start of the bare URL whose scheme (`https:`, `http:`) or `www.` ends with the byte at
+    /// `end`, if there is one.
+    private static func bareURL(in text: UnsafeBufferPointer<UInt8>, endingScheme end: Int) -> Int? {
+        let isColon = text[end] == UInt8(ascii: ":")
+        // `https:` and `http:` end 5 and 4 bytes in, `www.` 3.
+        for start in stride(from: end - (isColon ? 5 : 3), through: end - (isColon ? 4 : 3), by: 1) where start >= 0 {
+            let rest = UnsafeBufferPointer(rebasing: text[start...])
+            guard let prefix = urlPrefixes.first(where: { rest.starts(with: $0) })?.count,
+                start + prefix < text.count, !isASCIISpace(text[start + prefix]), !continuesWord(text, before: start)
             else { continue }
-            return index - text.startIndex
+            return start
         }
         return nil
     }

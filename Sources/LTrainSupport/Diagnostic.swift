@@ -188,6 +188,23 @@ public struct DiagnosticLog: Sendable {
         for diagnostic in other { report(diagnostic) }
     }
 
+    /// How many more diagnostics of `severity` would be kept for printing.
+    public func room(for severity: Diagnostic.Severity) -> Int {
+        limit - (severity == .error ? keptErrors.count : keptWarnings.count)
+    }
+
+    /// Reports warnings known to differ from each other and from every one reported so far (each
+    /// of a kind no other stage reports, at a place of its own), and counts `more` of the same
+    /// that were not made: nothing is compared, since comparing formats each one, and a large
+    /// site has tens of thousands.
+    public mutating func report(distinct warnings: [Diagnostic], more: Int) {
+        for warning in warnings {
+            warningCount += 1
+            if keptWarnings.count < limit { keptWarnings.append(warning) }
+        }
+        warningCount += more
+    }
+
     /// Throws every collected diagnostic when any is an error.
     public func throwIfErrors() throws(BuildFailure) {
         guard hasErrors else { return }

@@ -64,7 +64,8 @@ import Testing
             for page in renderer.pages {
                 let inputs = renderer.inputs(for: page, at: renderer.routes.path(of: page))
                 var links: [SourceLink] = []
-                let values = renderer.context(from: inputs, sourceLinks: &links)
+                var notices: [TextNotices] = []
+                let values = renderer.context(from: inputs, sourceLinks: &links, notices: &notices)
                 let schema = try #require(TemplateNames.schema(of: inputs.template))
                 #expect(schema.admits(TemplateNames.Shape(of: .object(values))) == [], "\(page)")
             }

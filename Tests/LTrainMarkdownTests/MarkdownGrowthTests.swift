@@ -94,6 +94,10 @@ import LTrainSupport
         #expect(scan("東京 https://a.example x\n").found == ["bareURL 1:4 +0"])
         #expect(scan("(see www.a.example)\n").found == ["bareURL 1:6 +0"])
         #expect(scan("https:// alone\n").found.isEmpty)
+        // In parentheses in prose it is still bare; a link's destination and an autolink are not.
+        #expect(scan("Times (https://mta.info) here.\n").found == ["bareURL 1:8 +0"])
+        #expect(scan("Maps (www.mta.info).\n").found == ["bareURL 1:7 +0"])
+        #expect(scan("[Times](https://mta.info) and <https://mta.info>.\n").found.isEmpty)
     }
 
     @Test func delimiterRows() {

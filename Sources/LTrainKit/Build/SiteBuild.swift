@@ -76,6 +76,8 @@ public struct PreparedSite: Sendable {
     public var renderer: PageRenderer
     public var staticFiles: [AssetFile]
     public var warnings: [Diagnostic]
+    /// The log the warnings came from (with their exact count), for the notices a render adds.
+    package var warningLog = DiagnosticLog()
 
     /// The same site, whose renderer keeps what it renders of the index page for the versions
     /// that follow (`PageRenderer.remembering`), going on from what `last` kept when its pages
@@ -129,7 +131,15 @@ public struct PreparedSite: Sendable {
         clock.lap("model and templates")
         try log.throwIfErrors()
         guard let site else { throw BuildFailure(log.diagnostics) }
-        return try assemble(site: site, templates: loadedTemplates, library: library, log: &log, clock: &clock)
+        do throws(BuildFailure) {
+            return try assemble(site: site, templates: loadedTemplates, library: library, log: &log, clock: &clock)
+        } catch {
+            // The model left the notices to a render that will not happen: they are looked for now.
+            guard !settings.findsNotices else { throw error }
+            log.report(contentsOf: SiteBuilder.noticeWarnings(of: site, found: []))
+            try log.throwIfErrors()
+            throw error
+        }
     }
 
     /// Route over a site already modelled (the preview server keeps it when only templates changed).
@@ -155,7 +165,7 @@ public struct PreparedSite: Sendable {
         clock.lap("renderer")
         return PreparedSite(
             site: site, routes: routes, renderer: renderer, staticFiles: loadedTemplates.staticFiles,
-            warnings: log.warnings)
+            warnings: log.warnings, warningLog: log)
     }
 
     /// Parses every template and checks that the page templates and every partial or parent they
@@ -308,7 +318,7 @@ public enum SiteBuild {
         let prepared = try PreparedSite.prepare(
             content: options.contentDirectory, templates: options.templatesDirectory,
             templatesRequired: options.templatesRequired,
-            settings: SiteBuilder.Settings(includeDrafts: options.includeDrafts, baseURL: options.baseURL),
+            settings: buildSettings(options),
             whenLoaded: {
                 guard snapshotsLater else { return }
                 background = BackgroundWork { sourceSnapshot(options, startedAt: startedAt, workers: 1) }
@@ -323,15 +333,19 @@ public enum SiteBuild {
         // Up to date: the output already is this site; leave it untouched.
         if let unchanged = upToDate(prepared, output) {
             clock.lap("check that nothing changed")
-            return report(counts, files: unchanged.unchanged, summary: unchanged, warnings: prepared.warnings)
+            let warnings = noticesAdded(to: prepared, found: [])
+            clock.lap("look for Markdown notices")
+            return report(counts, files: unchanged.unchanged, summary: unchanged, warnings: warnings)
         }
 
         // Execute, then commit.
         let result = try render(prepared, into: output, jobs: options.jobs, progress: options.progress, clock: &clock)
+        // The notices each rendered text held, and those of the texts of kept pages.
+        let warnings = noticesAdded(to: prepared, found: result.notices)
         if prepared.site.offline { try writeOfflineList(prepared, into: output) }
         output.record(siteURL: prepared.renderer.site.baseURL)
         // A build with warnings is never skipped on stamps alone: its warnings are shown every time.
-        if let snapshot = finishedSnapshot(), snapshot.isSettled, prepared.warnings.isEmpty {
+        if let snapshot = finishedSnapshot(), snapshot.isSettled, warnings.isEmpty {
             output.record(
                 Manifest.Sources(
                     snapshot: snapshot.hash, stations: counts.stations, infoPages: counts.infoPages,
@@ -342,8 +356,27 @@ public enum SiteBuild {
         clock.lap("commit")
         if !options.releasesMemory { ProcessLifetime.keep(result.pageChecks) }
         return report(
-            counts, files: result.fileCount + (prepared.site.offline ? 1 : 0), rendered: result.rendered, summary: summary, warnings: prepared.warnings,
+            counts, files: result.fileCount + (prepared.site.offline ? 1 : 0), rendered: result.rendered, summary: summary, warnings: warnings,
             externalLinks: result.externalLinks)
+    }
+
+    /// The site's warnings with the notice warnings of its texts (`found` by a render, the others
+    /// looked for now), under the log's limit.
+    static func noticesAdded(to prepared: PreparedSite, found: [TextNotices]) -> [Diagnostic] {
+        var log = prepared.warningLog
+        let notices = SiteBuilder.noticeWarnings(of: prepared.site, found: found, first: log.room(for: .warning))
+        // Each names its own file, line and column: none repeats another.
+        log.report(distinct: notices.first, more: notices.count - notices.first.count)
+        return log.warnings
+    }
+
+    /// What the command line sets over the content's settings. The model leaves Markdown notices
+    /// to the render, which parses every text it renders anyway (a second parse of every text for
+    /// them was a third of a build of the realistic corpus).
+    static func buildSettings(_ options: BuildOptions) -> SiteBuilder.Settings {
+        var settings = SiteBuilder.Settings(includeDrafts: options.includeDrafts, baseURL: options.baseURL)
+        settings.findsNotices = false
+        return settings
     }
 
     /// The snapshot of everything a build reads and every setting that shapes its output.
@@ -414,6 +447,8 @@ public enum SiteBuild {
         var externalLinks: [String]
         /// What the check found on every page (kept only so that it can outlive the build).
         var pageChecks: [PageCheck]
+        /// The Markdown notices of every text a rendered page held (none of a kept page's).
+        package var notices: [TextNotices] = []
     }
 
     /// Makes a generated file (see `Routes.generatedFiles`) and writes it; an icon drawn from the
@@ -458,6 +493,7 @@ public enum SiteBuild {
 
         let files = routes.outputPaths
         let results = Mutex([PageCheck?](repeating: nil, count: pages.count))
+        let notices = Mutex([[TextNotices]](repeating: [], count: pages.count))
         let problems = Mutex(DiagnosticLog())
         // Workers take the next small batch of pages from a shared counter, so the load stays even
         // however long each page takes; results land at their page's index, so the outcome does
@@ -488,6 +524,7 @@ public enum SiteBuild {
                 let start = nextBatch.wrappingAdd(1, ordering: .relaxed).oldValue * batch
                 guard start < pages.count else { break }
                 var checks: [(Int, PageCheck)] = []
+                var found: [(Int, [TextNotices])] = []
                 var failures: [Diagnostic] = []
                 var rendered = 0
                 for index in start..<min(start + batch, pages.count) {
@@ -501,6 +538,7 @@ public enum SiteBuild {
                             continue
                         }
                         let page = try renderer.render(inputs)
+                        if !page.notices.isEmpty { found.append((index, page.notices)) }
                         let links = PageRenderer.contentLinks(of: page)
                         // A page with Markdown is recorded with the key of the links this rendering
                         // found, for the next build to compare with; any other page's key is the same.
@@ -524,6 +562,11 @@ public enum SiteBuild {
                 }
                 results.withLock { results in
                     for (index, check) in checks { results[index] = check }
+                }
+                if !found.isEmpty {
+                    notices.withLock { notices in
+                        for (index, texts) in found { notices[index] = texts }
+                    }
                 }
                 renderedCount.wrappingAdd(rendered, ordering: .relaxed)
                 if !failures.isEmpty { problems.withLock { $0.report(contentsOf: failures) } }
@@ -557,6 +600,6 @@ public enum SiteBuild {
         try log.throwIfErrors()
         return RenderResult(
             fileCount: files.count, rendered: renderedCount.load(ordering: .relaxed), externalLinks: external,
-            pageChecks: checks)
+            pageChecks: checks, notices: notices.withLock { $0.flatMap { $0 } })
     }
 }

@@ -20,6 +20,10 @@ public enum SiteBuilder {
         /// its author expects (`MarkdownNotice`); nil: every file. The preview looks again only at
         /// the files of each change.
         public var noticesOnlyFor: Set<String>?
+        /// Whether the model looks for notices at all. A build that renders the pages leaves them
+        /// to the render, which parses every text anyway (see `noticeWarnings(of:found:)`); the
+        /// model still looks when it finds errors, so that a failed build lists them too.
+        public var findsNotices = true
         /// The stations of the last version of the site, by content path, that a rebuild may keep
         /// as they are: the preview passes those whose files did not change since.
         public var unchangedStations: (@Sendable (String) -> Station?)?
@@ -88,11 +92,13 @@ public enum SiteBuilder {
                     "the line has no stations", path: content.index?.displayPath,
                     hint: "add files such as stations/01-first-stop.md"))
         }
-        let looked = settings.noticesOnlyFor
-        reportNotices(
-            in: ([indexBody] + stations.map(\.info.body)).filter { looked?.contains($0.contentPath) ?? true },
-            checklists: checklists.map(\.body).filter { looked?.contains($0.contentPath) ?? true }, options: options,
-            log: &log)
+        if settings.findsNotices || log.hasErrors {
+            let looked = settings.noticesOnlyFor
+            reportNotices(
+                in: ([indexBody] + stations.map(\.info.body)).filter { looked?.contains($0.contentPath) ?? true },
+                checklists: checklists.map(\.body).filter { looked?.contains($0.contentPath) ?? true }, options: options,
+                log: &log)
+        }
         guard !log.hasErrors else { return nil }
         return Site(
             title: title, labels: labels, language: language, baseURL: baseURL, index: IndexPage(body: indexBody), line: Line(stations: stations),
@@ -131,23 +137,77 @@ public enum SiteBuilder {
     static func reportNotices(
         in texts: [MarkdownSource], checklists: [MarkdownSource], options: MarkdownOptions, log: inout DiagnosticLog
     ) {
+        log.report(contentsOf: noticeWarnings(in: texts, checklists: checklists, options: options))
+    }
+
+    /// The notice warnings of every text of `site`, in the site's order: those a render found
+    /// (`found`, by display path), and the others looked for now (the texts of pages that were
+    /// kept as they were, or of a build that stopped before rendering).
+    public static func noticeWarnings(of site: Site, found: [TextNotices]) -> [Diagnostic] {
+        noticeWarnings(of: site, found: found, first: .max).first
+    }
+
+    /// The first `first` notice warnings of `site`'s texts (see `noticeWarnings(of:found:)`) and
+    /// how many there are in all: only the warnings that will be shown are made (a large site can
+    /// have tens of thousands).
+    public static func noticeWarnings(
+        of site: Site, found: [TextNotices], first: Int
+    ) -> (first: [Diagnostic], count: Int) {
+        let stations = site.line.stations
+        let checklists = site.checklists
+        let count = 1 + stations.count + checklists.count
+        /// The site's texts by position, each with whether it is a checklist's.
+        @Sendable func text(_ position: Int) -> (source: MarkdownSource, isChecklist: Bool) {
+            if position == 0 { return (site.index.body, false) }
+            if position <= stations.count { return (stations[position - 1].info.body, false) }
+            return (checklists[position - 1 - stations.count].body, true)
+        }
+        var known: [String: [MarkdownNotice]] = [:]
+        known.reserveCapacity(found.count)
+        for text in found where known[text.displayPath] == nil { known[text.displayPath] = text.notices }
+        let foundNotices = known
+        // Each text not looked at by a render is looked at now, on every core.
+        let notices = concurrentMap(count) { position -> [MarkdownNotice] in
+            let source = text(position).source
+            return foundNotices[source.displayPath] ?? Markdown.notices(in: source.text, options: site.markdownOptions)
+        }
+        // In the texts' order, each file once (even when two texts come from it).
+        var seen: Set<String> = []
+        var warnings: [Diagnostic] = []
+        var total = 0
+        for position in 0..<count where !notices[position].isEmpty {
+            let (source, isChecklist) = text(position)
+            guard seen.insert(source.displayPath).inserted else { continue }
+            total += notices[position].count
+            for notice in notices[position] where warnings.count < first {
+                warnings.append(noticeWarning(notice, in: source, isChecklist: isChecklist))
+            }
+        }
+        return (warnings, total)
+    }
+
+    private static func noticeWarnings(in texts: [MarkdownSource], checklists: [MarkdownSource], options: MarkdownOptions)
+        -> [Diagnostic]
+    {
         var seen: Set<String> = []
         let sources = (texts.map { ($0, false) } + checklists.map { ($0, true) }).filter {
             seen.insert($0.0.displayPath).inserted
         }
-        // Each text on its own, on every core; reported in the texts' order.
-        let found = concurrentMap(sources.count) { Markdown.notices(in: sources[$0].0.text, options: options) }
-        for ((source, isChecklist), notices) in zip(sources, found) {
-            for notice in notices {
-                let hint =
-                    isChecklist && notice.kind == .taskListItem
-                    ? "write the rows without '[ ]': every row of a checklist can be ticked already" : notice.hint
-                log.report(
-                    .warning(
-                        notice.message, path: source.displayPath,
-                        at: SourceLocation(line: source.lineOffset + notice.line, column: notice.column), hint: hint))
+        return concurrentMap(sources.count) { index in
+            Markdown.notices(in: sources[index].0.text, options: options).map {
+                noticeWarning($0, in: sources[index].0, isChecklist: sources[index].1)
             }
-        }
+        }.flatMap { $0 }
+    }
+
+    /// A notice of a text as a warning at the file's line.
+    private static func noticeWarning(_ notice: MarkdownNotice, in source: MarkdownSource, isChecklist: Bool) -> Diagnostic {
+        let hint =
+            isChecklist && notice.kind == .taskListItem
+            ? "write the rows without '[ ]': every row of a checklist can be ticked already" : notice.hint
+        return Diagnostic.warning(
+            notice.message, path: source.displayPath,
+            at: SourceLocation(line: source.lineOffset + notice.line, column: notice.column), hint: hint)
     }
 
     // MARK: Labels

@@ -54,6 +54,8 @@ public struct RenderedPage: Sendable {
     /// That template and every template it can include, for finding where a link was written.
     public var templateSources: [TemplateSource]
     public var sourceLinks: [SourceLink]
+    /// The notices of each Markdown text the page rendered.
+    public var notices: [TextNotices] = []
 }
 
 /// The Render stage: (model, routes, templates) → HTML, one page at a time so pages can be
@@ -349,7 +351,8 @@ public struct PageRenderer: Sendable {
     /// folder shares, through its template.
     func render(_ inputs: PageInputs) throws(Diagnostic) -> RenderedPage {
         var sourceLinks: [SourceLink] = []
-        let context = self.context(from: inputs, sourceLinks: &sourceLinks)
+        var notices: [TextNotices] = []
+        let context = self.context(from: inputs, sourceLinks: &sourceLinks, notices: &notices)
         let templateName = inputs.template
         let templatePath = templatePaths[templateName] ?? "\(templateName).mustache"
         do {
@@ -357,7 +360,7 @@ public struct PageRenderer: Sendable {
             let bytes = try library.renderBytes(templateName, .object(context), memo: memo)
             return RenderedPage(
                 page: inputs.page, outputPath: inputs.outputPath, bytes: bytes, templatePath: templatePath,
-                templateSources: includedSources[templateName] ?? [], sourceLinks: sourceLinks)
+                templateSources: includedSources[templateName] ?? [], sourceLinks: sourceLinks, notices: notices)
         } catch {
             throw Diagnostic.error(
                 error.message, path: templatePaths[error.templateName] ?? error.templateName, at: error.location,
@@ -368,13 +371,14 @@ public struct PageRenderer: Sendable {
     // MARK: Contexts
 
     private func markdownHTML(
-        _ source: MarkdownSource, on page: Page, sourceLinks: inout [SourceLink]
+        _ source: MarkdownSource, on page: Page, sourceLinks: inout [SourceLink], notices: inout [TextNotices]
     ) -> String {
         let routes = self.routes
         let rendered = Markdown.render(source.text, options: site.markdownOptions) { destination in
             routes.rewriteContentLink(destination, writtenIn: source.contentPath, on: page)
         }
         sourceLinks += rendered.links.map { SourceLink($0, in: source) }
+        notices.append(TextNotices(displayPath: source.displayPath, notices: rendered.notices))
         return rendered.html
     }
 
@@ -415,7 +419,7 @@ public struct PageRenderer: Sendable {
 
     /// The page's Mustache context, made from its inputs alone: its own values, the values its
     /// folder shares, and its Markdown rendered to HTML.
-    func context(from inputs: PageInputs, sourceLinks: inout [SourceLink]) -> MustacheObject {
+    func context(from inputs: PageInputs, sourceLinks: inout [SourceLink], notices: inout [TextNotices]) -> MustacheObject {
         var context = inputs.values
         let folder = SitePath.folder(of: inputs.outputPath)
         let shared = folderValues[folder] ?? Self.folderValues(folder, site: site, routes: routes, fileKeys: fileKeys)
@@ -424,7 +428,8 @@ public struct PageRenderer: Sendable {
         for markdown in inputs.markdown {
             switch markdown {
             case .body(let field, let source):
-                context[field] = .string(markdownHTML(source, on: inputs.page, sourceLinks: &sourceLinks))
+                context[field] = .string(
+                    markdownHTML(source, on: inputs.page, sourceLinks: &sourceLinks, notices: &notices))
             case .checklist(let source):
                 let routes = self.routes
                 let page = inputs.page
@@ -432,6 +437,7 @@ public struct PageRenderer: Sendable {
                     routes.rewriteContentLink(destination, writtenIn: source.contentPath, on: page)
                 }
                 sourceLinks += (split?.links ?? []).map { SourceLink($0, in: source) }
+                notices.append(TextNotices(displayPath: source.displayPath, notices: split?.notices ?? []))
                 context["intro"] = .string(split?.introductionHTML ?? "")
                 // Each row is labelled with its list item's HTML (its plain text when there is none).
                 let labels = split?.items.map(\.html) ?? []
