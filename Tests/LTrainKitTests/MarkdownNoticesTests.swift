@@ -90,6 +90,54 @@ import Testing
         }
     }
 
+    /// The render finds the notices of the pages it renders; those of pages kept from the last
+    /// build (and of a build with nothing to render) are looked for apart: every build shows the
+    /// same warnings, whatever it rendered.
+    @Test func keptPagesKeepTheirWarnings() throws {
+        let site = try TestSite.defaultSite()
+        try site.write("content/stations/03-union-square.md", "---\ntitle: Union Square\n---\nWas ~~closed~~.\n")
+        try site.write("content/stations/05-first-avenue.md", "---\ntitle: First Avenue\n---\nSee https://mta.info.\n")
+        func warnings(_ report: BuildReport) -> [String] {
+            report.warnings.map { $0.description.replacingOccurrences(of: site.root + "/", with: "") }
+        }
+        let expected = [
+            "content/stations/03-union-square.md:4:5: warning: '~~strikethrough~~' is not CommonMark: the tildes show as they are\n  hint: write <del>…</del> with unsafe_html: true in index.md, or reword it",
+            "content/stations/05-first-avenue.md:4:5: warning: a bare URL is not a link in CommonMark: it shows as plain text\n  hint: put it in angle brackets, <https://example.org/>, or write [a label](https://example.org/)",
+        ]
+        let first = try site.build()
+        #expect(first.rendered > 0 && warnings(first) == expected)
+        // Another station edited: Union Square's and First Avenue's info pages are kept.
+        try site.write("content/stations/04-third-avenue.md", "---\ntitle: Third Avenue\n---\nEdited.\n")
+        let second = try site.build()
+        #expect(second.rendered < first.rendered && warnings(second) == expected)
+        let third = try site.build()
+        #expect(third.rendered == 0 && warnings(third) == expected)
+    }
+
+    /// A build that fails after the model (here a template's error) still lists the notices.
+    @Test func aFailedBuildListsTheNoticesToo() throws {
+        let site = try TestSite.defaultSite()
+        try site.write("content/stations/03-union-square.md", "---\ntitle: Union Square\n---\nWas ~~closed~~.\n")
+        try site.write("templates/station.mustache", "{{#broken}}\n")
+        let failures = site.failures()
+        #expect(failures.contains { $0.contains("station.mustache") && $0.contains("error:") })
+        #expect(failures.contains { $0.hasPrefix("content/stations/03-union-square.md:4:5: warning: '~~strikethrough~~'") })
+    }
+
+    /// However many notices a site has, 50 warnings are shown and the rest counted exactly.
+    @Test func manyNoticesAreCountedAndFiftyShown() throws {
+        let site = try TestSite.defaultSite()
+        for number in 1...60 {
+            try site.write(
+                "content/stations/\(String(format: "%02d", number + 10))-stop-\(number).md",
+                "---\ntitle: Stop \(number)\n---\nWas ~~closed~~ at https://mta.info.\n")
+        }
+        let report = try site.build()
+        #expect(report.warnings.count == 51)
+        #expect(report.warnings.last?.message == "70 more warnings not shown (only the first 50 are)")
+        #expect(try site.build().warnings.last?.message == "70 more warnings not shown (only the first 50 are)")
+    }
+
     @Test func aFootnoteReferenceIsNotALinkToItsNote() {
         let rendered = Markdown.render("Old.[^1] See [^x].\n\n[^1]: note\n")
         #expect(rendered.html == "<p>Old.[^1] See [^x].</p>\n")
