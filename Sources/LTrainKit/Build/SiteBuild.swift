@@ -578,13 +578,16 @@ public enum SiteBuild {
         }
         clock.lap("render and write \(pages.count) pages")
         var log = problems.withLock { $0 }
-        for file in copied {
+        // On every core: a site's static folder can hold tens of thousands of files.
+        let copyProblems = concurrentMap(copied.count) { index -> Diagnostic? in
             do throws(Diagnostic) {
-                try output.copy(file)
+                try output.copy(copied[index])
+                return nil
             } catch {
-                log.report(error)
+                return error
             }
         }
+        log.report(contentsOf: copyProblems.compactMap { $0 })
         try log.throwIfErrors()
         var checks = results.withLock { $0.compactMap { $0 } }
         if case .pages = scope {
