@@ -26,24 +26,3 @@ package func concurrentMap<Element: Sendable>(
         initializedCount = count
     }
 }
-
-/// Work started on another thread now, whose result is collected later with `wait()`: for work
-/// that can run beside the build while a core would otherwise idle.
-package final class BackgroundWork<Value: Sendable>: Sendable {
-    private let result: Mutex<Value?> = Mutex(nil)
-    private let finished = DispatchSemaphore(value: 0)
-
-    package init(_ work: @escaping @Sendable () -> Value) {
-        DispatchQueue.global().async { [self] in
-            let value = work()
-            result.withLock { $0 = value }
-            finished.signal()
-        }
-    }
-
-    /// The work's result, once it is done. Call once.
-    package func wait() -> Value? {
-        finished.wait()
-        return result.withLock { $0 }
-    }
-}
