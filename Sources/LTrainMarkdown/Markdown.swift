@@ -71,10 +71,12 @@ public enum Markdown {
     /// returning nil keeps it.
     public typealias LinkRewriter = @Sendable (String) -> String?
 
+    /// `findsNotices: false` leaves `notices` empty (for a caller that looks for them itself).
     public static func render(
-        _ text: String, options: MarkdownOptions = MarkdownOptions(), rewriteLink: LinkRewriter? = nil
+        _ text: String, options: MarkdownOptions = MarkdownOptions(), findsNotices: Bool = true,
+        rewriteLink: LinkRewriter? = nil
     ) -> RenderedMarkdown {
-        withScannedText(text, options: options) { scan in
+        withScannedText(text, options: options, findsNotices: findsNotices) { scan in
             withDocument(text, options: options) { document in
                 unlinkFootnoteReferences(in: document, text: text)
                 let walk = DocumentWalk(
@@ -89,9 +91,10 @@ public enum Markdown {
     /// Splits off the first list of the document (at any depth of the top level), for checklists.
     /// Returns nil when the document has no list.
     public static func splitFirstList(
-        _ text: String, options: MarkdownOptions = MarkdownOptions(), rewriteLink: LinkRewriter? = nil
+        _ text: String, options: MarkdownOptions = MarkdownOptions(), findsNotices: Bool = true,
+        rewriteLink: LinkRewriter? = nil
     ) -> MarkdownListDocument? {
-        withScannedText(text, options: options) { scan in
+        withScannedText(text, options: options, findsNotices: findsNotices) { scan in
             withDocument(text, options: options) { document -> MarkdownListDocument? in
                 unlinkFootnoteReferences(in: document, text: text)
                 let links = DocumentWalk(
@@ -124,11 +127,11 @@ public enum Markdown {
     /// Calls `body` with a scan for the notices of `text` (see `NoticeScan`), to be walked with
     /// the document, or nil when the text holds none of the bytes any notice needs.
     private static func withScannedText<Result>(
-        _ text: String, options: MarkdownOptions, _ body: (inout NoticeScan?) -> Result
+        _ text: String, options: MarkdownOptions, findsNotices: Bool, _ body: (inout NoticeScan?) -> Result
     ) -> Result {
         var text = text
         return text.withUTF8 { bytes in
-            var scan = mayHoldNotices(bytes, options: options) ? NoticeScan(bytes: bytes, options: options) : nil
+            var scan = findsNotices && mayHoldNotices(bytes, options: options) ? NoticeScan(bytes: bytes, options: options) : nil
             return body(&scan)
         }
     }

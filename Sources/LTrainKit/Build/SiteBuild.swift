@@ -83,10 +83,13 @@ public struct PreparedSite: Sendable {
     /// that follow (`PageRenderer.remembering`), going on from what `last` kept when its pages
     /// are the same pages at the same paths (a template, a checklist or the index edited), so
     /// that the title edit after such a change does not render the whole index again.
+    /// That renderer is the preview's, which looks for Markdown notices in the model, in the
+    /// changed files alone, so its pages' Markdown is not scanned for them again.
     package func remembering(after last: PreparedSite?) -> PreparedSite {
         var copy = self
         let sameLayout = last.map { $0.routes.layoutKey == routes.layoutKey } ?? false
         copy.renderer = renderer.remembering(after: sameLayout ? last?.renderer : nil)
+        copy.renderer.findsNotices = false
         return copy
     }
 

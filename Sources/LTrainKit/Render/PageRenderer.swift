@@ -87,6 +87,9 @@ public struct PageRenderer: Sendable {
     /// What `ltrain serve` keeps of the index page from one render to the next (nil in a build,
     /// which renders each page once).
     package private(set) var memory: RenderMemory?
+    /// Whether rendering a page's Markdown also finds its notices (`RenderedPage.notices`): a
+    /// build reports them from there; the preview looks at the changed files in the model.
+    package var findsNotices = true
 
     /// The index page's values of each station (`IndexRows`) and the bytes of its lists' items
     /// (`SectionMemo`), shared by the versions of a site whose pages stay at the same paths
@@ -374,7 +377,7 @@ public struct PageRenderer: Sendable {
         _ source: MarkdownSource, on page: Page, sourceLinks: inout [SourceLink], notices: inout [TextNotices]
     ) -> String {
         let routes = self.routes
-        let rendered = Markdown.render(source.text, options: site.markdownOptions) { destination in
+        let rendered = Markdown.render(source.text, options: site.markdownOptions, findsNotices: findsNotices) { destination in
             routes.rewriteContentLink(destination, writtenIn: source.contentPath, on: page)
         }
         sourceLinks += rendered.links.map { SourceLink($0, in: source) }
@@ -433,7 +436,8 @@ public struct PageRenderer: Sendable {
             case .checklist(let source):
                 let routes = self.routes
                 let page = inputs.page
-                let split = Markdown.splitFirstList(source.text, options: site.markdownOptions) { destination in
+                let split = Markdown.splitFirstList(source.text, options: site.markdownOptions, findsNotices: findsNotices) {
+                    destination in
                     routes.rewriteContentLink(destination, writtenIn: source.contentPath, on: page)
                 }
                 sourceLinks += (split?.links ?? []).map { SourceLink($0, in: source) }
