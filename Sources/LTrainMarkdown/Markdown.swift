@@ -78,7 +78,7 @@ public enum Markdown {
     ) -> RenderedMarkdown {
         withScannedText(text, options: options, findsNotices: findsNotices) { scan in
             withDocument(text, options: options) { document in
-                unlinkFootnoteReferences(in: document, text: text)
+                scan?.footnoteReferences = Set(unlinkFootnoteReferences(in: document, text: text).texts)
                 let walk = DocumentWalk(
                     document, options: options, rewriteLink: rewriteLink, collectsHeadings: true, noticeScan: &scan)
                 return RenderedMarkdown(
@@ -96,7 +96,7 @@ public enum Markdown {
     ) -> MarkdownListDocument? {
         withScannedText(text, options: options, findsNotices: findsNotices) { scan in
             withDocument(text, options: options) { document -> MarkdownListDocument? in
-                unlinkFootnoteReferences(in: document, text: text)
+                scan?.footnoteReferences = Set(unlinkFootnoteReferences(in: document, text: text).texts)
                 let links = DocumentWalk(
                     document, options: options, rewriteLink: rewriteLink, collectsHeadings: false, noticeScan: &scan
                 ).links
@@ -153,14 +153,15 @@ public enum Markdown {
     /// A footnote written GitHub's way (`[^1]` with a line `[^1]: note`) is read by CommonMark as
     /// a link to `note`: a link nobody meant, which the link check would then report as broken.
     /// Such references are put back as the text they were written as (`[^1]`); the Model warns
-    /// about them (see `MarkdownNotice.Kind.footnote`). Returns the bytes and nodes it read.
+    /// about them (see `MarkdownNotice.Kind.footnote`). Returns the text nodes put in the links'
+    /// places, and the bytes and nodes it read.
     @discardableResult
-    static func unlinkFootnoteReferences(in document: OpaquePointer, text: String) -> Int {
-        guard mayHoldFootnote(text) else { return text.utf8.count }
+    static func unlinkFootnoteReferences(in document: OpaquePointer, text: String) -> (texts: [OpaquePointer], work: Int) {
+        guard mayHoldFootnote(text) else { return ([], text.utf8.count) }
         var (defined, work) = footnoteLabels(in: text)
-        guard !defined.isEmpty else { return work }
+        guard !defined.isEmpty else { return ([], work) }
         var references: [(link: OpaquePointer, label: String)] = []
-        guard let iterator = cmark_iter_new(document) else { return work }
+        guard let iterator = cmark_iter_new(document) else { return ([], work) }
         while cmark_iter_next(iterator) != CMARK_EVENT_DONE {
             work += 1
             guard let node = cmark_iter_get_node(iterator), cmark_iter_get_event_type(iterator) == CMARK_EVENT_ENTER,
@@ -173,14 +174,16 @@ public enum Markdown {
         }
         cmark_iter_free(iterator)
         let allocator = ltrain_markdown_arena_allocator().assumingMemoryBound(to: cmark_mem.self)
+        var texts: [OpaquePointer] = []
         for reference in references {
             guard let replacement = cmark_node_new_with_mem(CMARK_NODE_TEXT, allocator) else { continue }
             cmark_node_set_literal(replacement, "[\(reference.label)]")
             cmark_node_insert_before(reference.link, replacement)
             // Not freed: the arena releases the whole document at once (see withDocument).
             cmark_node_unlink(reference.link)
+            texts.append(replacement)
         }
-        return work
+        return (texts, work)
     }
 
     /// Every `X` of a `[^X]:` in the text (the labels footnote definitions give), in one pass:

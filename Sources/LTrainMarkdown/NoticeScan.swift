@@ -39,6 +39,9 @@ struct NoticeScan {
 
     // MARK: The tree
 
+    /// The text nodes that stand where footnote references were links (`[^1]` with a definition;
+    /// see `Markdown.unlinkFootnoteReferences`), each a footnote and nothing else, as the link was.
+    var footnoteReferences: Set<OpaquePointer> = []
     /// Links and images the walk is inside (bare URLs and footnotes there are a link's text).
     private var linkDepth = 0
     /// The innermost block around the current node: where a notice with no place of its own
@@ -92,7 +95,11 @@ struct NoticeScan {
         case CMARK_NODE_HTML_INLINE where !options.allowsUnsafeHTML:
             note(.omittedHTML, in: span(of: node) ?? span(of: block)) { _ in nil }
         case CMARK_NODE_TEXT where linkDepth == 0:
-            scanText(node, block: block)
+            if !footnoteReferences.isEmpty && footnoteReferences.contains(node) {
+                note(.footnote, in: span(of: block)) { $0.first(of: "[^") }
+            } else {
+                scanText(node, block: block)
+            }
         default:
             break
         }

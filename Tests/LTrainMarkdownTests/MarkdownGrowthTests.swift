@@ -100,6 +100,23 @@ import LTrainSupport
         #expect(scan("[Times](https://mta.info) and <https://mta.info>.\n").found.isEmpty)
     }
 
+    /// A page's render finds its notices in its own walk, after footnote references are put back
+    /// as text: the same kinds and counts as a parse of their own, whatever a footnote's label holds.
+    @Test func theRenderFindsWhatAScanOfItsOwnFinds() {
+        for text in [
+            "Old.[^~~a~~] and [^https://x.example].\n\n[^~~a~~]: https://x.example\n[^https://x.example]: y\n",
+            "Note[^1] ~~struck~~ https://bare.example <b>x</b>\n\n[^1]: https://n.example\n\n| a | b |\n|---|---|\n",
+            "- [ ] task [^2]\n\n[^2]: z\n",
+        ] {
+            let alone = Markdown.notices(in: text).map { "\($0.kind) +\($0.more)" }
+            let rendered = Markdown.render(text).notices.map { "\($0.kind) +\($0.more)" }
+            #expect(alone.sorted() == rendered.sorted(), "\(text)")
+            #expect(!alone.isEmpty)
+            let listed = Markdown.splitFirstList(text)?.notices.map { "\($0.kind) +\($0.more)" }
+            #expect(listed == nil || listed?.sorted() == alone.sorted())
+        }
+    }
+
     @Test func delimiterRows() {
         func isRow(_ line: String) -> Bool {
             var line = line
@@ -122,7 +139,7 @@ import LTrainSupport
                 + "\n\n" + (1...n).map { "[^\($0)]: https://example.org/\($0)" }.joined(separator: "\n") + "\n"
             var work = 0
             let html = Markdown.withDocument(text, options: MarkdownOptions()) { document in
-                work = Markdown.unlinkFootnoteReferences(in: document, text: text)
+                work = Markdown.unlinkFootnoteReferences(in: document, text: text).work
                 return Markdown.render(text).html
             }
             return (html, work)

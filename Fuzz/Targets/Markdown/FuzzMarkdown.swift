@@ -30,6 +30,16 @@ public func fuzzMarkdown(_ data: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
         precondition(seen.insert(id).inserted, "heading id '\(id)' given twice")
         precondition(ids.contains(id))
     }
+    // The notices found in the render's walk are the ones a parse of their own finds (kinds and
+    // counts; a footnote put back as text may be placed at its block), each inside the text.
+    let alone = Markdown.notices(in: text)
+    precondition(
+        alone.map { "\($0.kind) \($0.more)" }.sorted() == rendered.notices.map { "\($0.kind) \($0.more)" }.sorted(),
+        "notices differ: \(alone) against \(rendered.notices)")
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
+    for notice in rendered.notices {
+        precondition(notice.line >= 1 && notice.line <= lines && notice.column >= 1, "notice outside the text: \(notice)")
+    }
     if let list = Markdown.splitFirstList(text, rewriteLink: rewrite) {
         precondition(list.items.allSatisfy { $0.line >= 1 })
     }
