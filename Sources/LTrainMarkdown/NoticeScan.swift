@@ -18,6 +18,8 @@ struct NoticeScan {
     private var found = [MarkdownNotice?](repeating: nil, count: MarkdownNotice.Kind.allCases.count)
     /// The byte offset where each line starts, found as far as the scan has needed (see `reach`).
     private var lineStarts: [Int] = [0]
+    /// The offset of the next `\r` at or after the last line start (the text's length if none).
+    private var nextReturn: Int?
     /// Whether `lineStarts` holds every line.
     private var foundEveryLine = false
 
@@ -227,13 +229,11 @@ struct NoticeScan {
     /// stands for them all.
     private mutating func findFootnoteDefinitions() {
         var fence: UInt8?
-        var lineStart = 0
-        var lineNumber = 0
-        while lineStart < bytes.count {
-            lineNumber += 1
-            let lineEnd = Self.firstOffset(of: UInt8(ascii: "\n"), in: bytes, from: lineStart) ?? bytes.count
+        reach { _ in false }
+        for (index, lineStart) in lineStarts.enumerated() where lineStart < bytes.count {
+            let lineNumber = index + 1
+            let lineEnd = index + 1 < lineStarts.count ? lineStarts[index + 1] - 1 : bytes.count
             work += lineEnd - lineStart + 1
-            defer { lineStart = lineEnd + 1 }
             var first = lineStart
             while first < lineEnd, bytes[first] == UInt8(ascii: " ") { first += 1 }
             let trimmed = UnsafeBufferPointer(rebasing: bytes[first..<lineEnd])
@@ -357,17 +357,24 @@ struct NoticeScan {
 
     /// Finds further line starts until `enough` holds of them or every line is found: the walk
     /// goes forward through the text, and most of it needs no place at all once the first notice
-    /// of each kind is located.
+    /// of each kind is located. Lines end as cmark ends them: at `\n`, `\r\n` or a lone `\r`.
     private mutating func reach(_ enough: ([Int]) -> Bool) {
         while !foundEveryLine && !enough(lineStarts) {
             let from = lineStarts[lineStarts.count - 1]
-            if let newline = Self.firstOffset(of: UInt8(ascii: "\n"), in: bytes, from: from) {
-                lineStarts.append(newline + 1)
-                work += newline + 1 - from
-            } else {
+            let newline = Self.firstOffset(of: UInt8(ascii: "\n"), in: bytes, from: from)
+            // The next `\r` is remembered, so a text without one is searched for it once.
+            if nextReturn.map({ $0 < from }) ?? true {
+                nextReturn = Self.firstOffset(of: UInt8(ascii: "\r"), in: bytes, from: from) ?? bytes.count
+            }
+            let end = min(newline ?? bytes.count, nextReturn ?? bytes.count)
+            guard end < bytes.count else {
                 foundEveryLine = true
                 work += bytes.count - from
+                break
             }
+            let next = bytes[end] == UInt8(ascii: "\r") && end + 1 < bytes.count && bytes[end + 1] == UInt8(ascii: "\n") ? end + 2 : end + 1
+            lineStarts.append(next)
+            work += next - from
         }
     }
 

@@ -94,6 +94,9 @@ import LTrainSupport
         #expect(scan("東京 https://a.example x\n").found == ["bareURL 1:4 +0"])
         #expect(scan("(see www.a.example)\n").found == ["bareURL 1:6 +0"])
         #expect(scan("https:// alone\n").found.isEmpty)
+        // Lines end where cmark ends them: `\r\n` and a lone `\r` too.
+        #expect(scan("One\r\nTwo\r\n\r\nWas ~~closed~~.\r\n").found == ["strikethrough 4:5 +0"])
+        #expect(scan("One\rTwo\r\rWas ~~closed~~.\r\r[^1]: note\r").found == ["strikethrough 4:5 +0", "footnote 6:1 +0"])
         // In parentheses in prose it is still bare; a link's destination and an autolink are not.
         #expect(scan("Times (https://mta.info) here.\n").found == ["bareURL 1:8 +0"])
         #expect(scan("Maps (www.mta.info).\n").found == ["bareURL 1:7 +0"])

@@ -36,7 +36,9 @@ public func fuzzMarkdown(_ data: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     precondition(
         alone.map { "\($0.kind) \($0.more)" }.sorted() == rendered.notices.map { "\($0.kind) \($0.more)" }.sorted(),
         "notices differ: \(alone) against \(rendered.notices)")
-    let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
+    // Lines as cmark counts them: ended by `\n`, `\r\n` or a lone `\r`.
+    let bytes = Array(text.utf8)
+    let lines = 1 + bytes.indices.filter { bytes[$0] == 0x0A || (bytes[$0] == 0x0D && ($0 + 1 == bytes.count || bytes[$0 + 1] != 0x0A)) }.count
     for notice in rendered.notices {
         precondition(notice.line >= 1 && notice.line <= lines && notice.column >= 1, "notice outside the text: \(notice)")
     }
