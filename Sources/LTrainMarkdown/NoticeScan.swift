@@ -228,6 +228,8 @@ struct NoticeScan {
     /// definitions, or as text): found by line, outside fenced code blocks; the earliest footnote
     /// stands for them all.
     private mutating func findFootnoteDefinitions() {
+        // Most texts have no `[^` at all, and need no line of theirs looked at.
+        guard Self.firstOffset(of: "[^", in: bytes) != nil else { return }
         var fence: UInt8?
         reach { _ in false }
         for (index, lineStart) in lineStarts.enumerated() where lineStart < bytes.count {
