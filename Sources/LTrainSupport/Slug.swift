@@ -63,16 +63,21 @@ extension Unicode.Scalar {
 package struct UniqueSlugs {
     private var used: Set<String> = []
     private var nextSuffix: [String: Int] = [:]
+    /// Slugs tried so far, taken or not: the work claiming did, for tests that hold it linear.
+    package private(set) var tries = 0
 
     package init() {}
 
     package mutating func claim(_ base: String) -> String {
+        tries += 1
         if used.insert(base).inserted { return base }
         var suffix = nextSuffix[base] ?? 2
         var candidate = "\(base)-\(suffix)"
+        tries += 1
         while !used.insert(candidate).inserted {
             suffix += 1
             candidate = "\(base)-\(suffix)"
+            tries += 1
         }
         nextSuffix[base] = suffix + 1
         return candidate
