@@ -489,5 +489,8 @@ final class ProgressBar: Sendable {
 
 // A build allocates and frees many short-lived buffers from several threads: see BuildTuning.
 BuildTuning.tuneAllocator()
+// A write past the file size limit (`ulimit -f`) fails with EFBIG and is reported like a full
+// disk, instead of the signal ending the process with a temporary file left behind.
+signal(SIGXFSZ, SIG_IGN)
 
 exit(Command.run(Array(CommandLine.arguments.dropFirst())))

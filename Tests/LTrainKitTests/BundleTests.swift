@@ -22,6 +22,43 @@ import Testing
         #expect(files.encoded == 2)
     }
 
+    /// What a bundle may replace: nothing, or a regular file outside the sources. Every refusal
+    /// is an error naming the path, and leaves what was there as it was, with no file left behind.
+    @Test func aBundleReplacesOnlyARegularFileOutsideTheSources() throws {
+        let site = try TestSite.defaultSite()
+        func bundle(_ output: String) -> [String] {
+            do {
+                _ = try SiteBundle.write(content: site.content, templates: site.templates, output: output)
+                return []
+            } catch {
+                return error.diagnostics.map(\.message)
+            }
+        }
+        let index = site.content + "/index.md"
+        let before = try Data(contentsOf: URL(fileURLWithPath: index))
+        for output in [index, site.content + "/stations/new.html", site.templates + "/style.css",
+            site.content + "/../templates/x.html"]
+        {
+            #expect(bundle(output).first?.hasPrefix("the bundle would be written inside the source folder") == true, "\(output)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: index)) == before)
+        #expect(bundle(site.root).first == "the bundle's path is a folder")
+        #expect(bundle(site.root + "/no/such/folder/x.html").first == "cannot write the bundle: its folder does not exist")
+        // A FIFO and a device stay what they are (never /dev/null: a test must not risk it).
+        let fifo = site.root + "/pipe"
+        #expect(mkfifo(fifo, 0o644) == 0)
+        #expect(bundle(fifo).first?.hasPrefix("the bundle's path is not a regular file") == true)
+        #expect(bundle("/dev/full").first?.hasPrefix("the bundle's path is not a regular file") == true)
+        var info = stat()
+        #expect(stat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+        #expect(stat("/dev/full", &info) == 0 && info.st_mode & S_IFMT == S_IFCHR)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: site.root).filter { $0.contains(".ltrain-") }.isEmpty)
+        // A regular file is replaced (a one-letter name in the current folder: Tests/site/test_bundle.py).
+        #expect(bundle(site.root + "/x") == [])
+        #expect(bundle(site.root + "/x") == [])
+        #expect(try String(contentsOfFile: site.root + "/x", encoding: .utf8).hasPrefix("<!doctype html>"))
+    }
+
     @Test func anImageOnTwoPagesIsInlinedInBoth() throws {
         let site = try TestSite.defaultSite()
         try site.write("content/assets/dot.png", Data([0x89, 0x50, 0x4E, 0x47, 9, 9]))

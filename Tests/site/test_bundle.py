@@ -2,6 +2,7 @@
 JavaScript on and off, requests nothing else, and passes its own link check."""
 
 import re
+import subprocess
 
 import pytest
 from selenium.webdriver.common.by import By
@@ -127,3 +128,21 @@ def test_the_fixture_sites_bundle_too(tmp_path, fixture):
         assert 'src="data:image/svg+xml;base64,' in html, "the route map is inlined"
     else:
         assert '<html lang="pt-PT">' in html and ">Seguinte</a>" in html
+
+
+def test_a_one_letter_output_and_a_file_size_limit_are_handled(tmp_path):
+    """`--output x` (a name with no folder) writes x; a write past the file size limit (`ulimit -f`,
+    as a full disk would) is an error that names the cause, exits 1 and leaves no temporary file."""
+    root = copy_site(tmp_path, REPO / "content")
+    result = run_ltrain("bundle", "--output", "x", cwd=root)
+    assert result.stdout.startswith("Bundled 6 stations") and (root / "x").read_text().startswith("<!doctype html>")
+    (root / "x").unlink()
+    from conftest import ltrain_binary
+    limited = subprocess.run(
+        ["bash", "-c", f"ulimit -f 16 && exec {ltrain_binary()} bundle --output line.html"], cwd=root,
+        capture_output=True, text=True, timeout=60)
+    assert limited.returncode == 1, limited.stderr
+    assert "line.html: error: cannot write the bundle: " in limited.stderr and "too large" in limited.stderr.lower()
+    assert "Fatal error" not in limited.stderr and "Backtrace" not in limited.stderr
+    assert not (root / "line.html").exists()
+    assert [p.name for p in root.iterdir() if ".ltrain-" in p.name] == [], "no temporary file is left"

@@ -37,7 +37,7 @@ public enum SiteBundle {
         let files = InlinedFiles(
             Dictionary(prepared.copiedFiles.map { ($0.outputPath, $0) }, uniquingKeysWith: { first, _ in first }))
 
-        var writer = try BundleWriter(path: path)
+        var writer = try BundleWriter(path: path, protecting: [content, templates])
         defer { writer.discard() }
         var log = DiagnosticLog()
         let style = files["style.css"].flatMap { read($0) }.map { String(decoding: $0, as: UTF8.self) } ?? ""
@@ -207,50 +207,101 @@ public enum SiteBundle {
 
 /// Writes the bundle to a temporary file beside its destination, renamed over it only when
 /// everything went well.
+/// The bundle's file, written beside its final path and renamed over it only when complete.
+///
+/// What a bundle may replace: nothing, or a regular file (a symbolic link is replaced itself, its
+/// target never touched). Never a folder, a device, a FIFO or a socket, and never a file inside the
+/// content or templates folder, whatever path names it.
 struct BundleWriter {
     let path: String
     let temporary: String
-    private var handle: FileHandle?
+    private var descriptor: Int32
     private var written = 0
+    /// The first write that failed (a full disk, a file size limit), reported at `commit`.
+    private var failure: Int32?
 
-    init(path: String) throws(BuildFailure) {
+    init(path: String, protecting sources: [String]) throws(BuildFailure) {
         self.path = path
-        let folder = (path as NSString).deletingLastPathComponent
-        temporary = joinPath(folder.isEmpty ? "." : folder, ".\((path as NSString).lastPathComponent).ltrain-\(UUID().uuidString)")
-        guard FileManager.default.createFile(atPath: temporary, contents: nil),
-            let handle = FileHandle(forWritingAtPath: temporary)
-        else {
-            throw BuildFailure([.error("cannot write the bundle", path: path, hint: "check that its folder exists and is writable")])
+        func refuse(_ message: String, hint: String) -> BuildFailure {
+            BuildFailure([.error(message, path: path, hint: hint)])
         }
-        self.handle = handle
+        switch FileSystem.kind(of: path, followingLinks: true) {
+        case .missing, .file:
+            break
+        case .directory:
+            throw refuse("the bundle's path is a folder", hint: "name the file to write, e.g. --output l-train.html")
+        default:
+            throw refuse(
+                "the bundle's path is not a regular file (a device, a FIFO or a socket): ltrain only replaces regular files",
+                hint: "name another file, e.g. --output l-train.html")
+        }
+        let name = lastPathComponent(path)
+        let folder = name.utf8.count < path.utf8.count ? String(path.dropLast(name.count)) : "."
+        guard !name.isEmpty, name != ".", name != "..", let realFolder = FileSystem.realPath(folder),
+            FileSystem.kind(of: realFolder) == .directory
+        else {
+            throw refuse("cannot write the bundle: its folder does not exist", hint: "name a file in an existing folder")
+        }
+        let resolved = joinPath(realFolder, name)
+        for source in sources {
+            guard let real = FileSystem.realPath(source), FileSystem.isInside(resolved, real) else { continue }
+            throw refuse(
+                "the bundle would be written inside the source folder \(source), over your sources",
+                hint: "write it outside \(source), e.g. --output l-train.html")
+        }
+        temporary = joinPath(folder, ".\(name).ltrain-\(UUID().uuidString)")
+        descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw refuse(
+                "cannot write the bundle: \(FileSystem.describe(errno: errno))", hint: "check that its folder is writable")
+        }
     }
 
     mutating func append(_ text: String) {
-        let data = Data(text.utf8)
-        handle?.write(data)
-        written += data.count
+        guard failure == nil else { return }
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let count = Glibc.write(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += count
+            }
+        }
+        written += text.utf8.count
     }
 
     /// Moves the finished file into place; returns its size.
     mutating func commit() throws(BuildFailure) -> Int {
-        do {
-            try handle?.synchronize()
-            try handle?.close()
-        } catch {
-            throw BuildFailure([.error("cannot write the bundle: \(error.localizedDescription)", path: path)])
+        if let failure {
+            throw BuildFailure([.error("cannot write the bundle: \(FileSystem.describe(errno: failure))", path: path)])
         }
-        handle = nil
+        guard fsync(descriptor) == 0, close(descriptor) == 0 else {
+            let code = errno
+            descriptor = -1
+            throw BuildFailure([.error("cannot write the bundle: \(FileSystem.describe(errno: code))", path: path)])
+        }
+        descriptor = -1
+        // Checked again: something may have taken the path's place while the bundle was made.
+        let kind = FileSystem.kind(of: path, followingLinks: true)
+        guard kind == .missing || kind == .file else {
+            throw BuildFailure([.error("the bundle's path is no longer a regular file", path: path)])
+        }
         guard rename(temporary, path) == 0 else {
-            throw BuildFailure([.error("cannot write the bundle: \(String(cString: strerror(errno)))", path: path)])
+            throw BuildFailure([.error("cannot write the bundle: \(FileSystem.describe(errno: errno))", path: path)])
         }
         return written
     }
 
     /// Removes the temporary file unless it was committed.
     mutating func discard() {
-        if let handle {
-            try? handle.close()
-            self.handle = nil
+        if descriptor >= 0 {
+            close(descriptor)
+            descriptor = -1
         }
         if FileSystem.kind(of: temporary) != .missing { unlink(temporary) }
     }
