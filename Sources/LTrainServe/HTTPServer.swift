@@ -15,6 +15,8 @@ public enum HTTPAnswer: Sendable {
     case redirect(location: String)
     case eventStream(ReloadHub.Stream)
     case plain(status: Int, text: String)
+    /// 405, with the methods that are served (`Allow`).
+    case methodNotAllowed(allowed: String)
 }
 
 /// The one place that talks to GNU libmicrohttpd: a thread per connection (so an event stream
@@ -189,6 +191,15 @@ public final class HTTPServer: @unchecked Sendable {
                     raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
             }
             headers.append(("Content-Type", "text/plain; charset=utf-8"))
+        case .methodNotAllowed(let allowed):
+            status = 405
+            let bytes = Array("Only \(allowed) are served.\n".utf8)
+            response = bytes.withUnsafeBytes { raw in
+                MHD_create_response_from_buffer(
+                    raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
+            }
+            headers.append(("Content-Type", "text/plain; charset=utf-8"))
+            headers.append(("Allow", allowed))
         case .eventStream(let stream):
             let context = Unmanaged.passRetained(stream).toOpaque()
             response = MHD_create_response_from_callback(UInt64.max, 1024, HTTPServer.readEvents, context, HTTPServer.freeStream)

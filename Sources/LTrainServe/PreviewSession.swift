@@ -221,9 +221,7 @@ public final class PreviewSession: Sendable {
     /// The answer to a request for `path` (%-decoded by `HTTPServer`). Only files of the built
     /// site are ever served: nothing is read from disk, and `..`, `.`, NUL and backslashes are refused.
     public func answer(method: String, path: String, ifNoneMatch: String?) -> HTTPAnswer {
-        guard method == "GET" || method == "HEAD" else {
-            return .plain(status: 405, text: "Only GET and HEAD are served.\n")
-        }
+        guard method == "GET" || method == "HEAD" else { return .methodNotAllowed(allowed: "GET, HEAD") }
         if path == Self.eventsPath { return .eventStream(hub.stream()) }
         if path == Self.liveReloadPath {
             return .file(status: 200, bytes: Array(LiveReload.script.utf8), contentType: "text/javascript; charset=utf-8", etag: nil)
@@ -242,8 +240,25 @@ public final class PreviewSession: Sendable {
         let isHTML = type.hasPrefix("text/html")
         // The injected script is part of what is served, so it is part of the ETag too.
         let etag = isHTML ? "\"live-" + file.etag.dropFirst() : file.etag
-        if ifNoneMatch == etag { return .notModified(etag: etag) }
+        if let ifNoneMatch, Self.matches(ifNoneMatch: ifNoneMatch, etag: etag) { return .notModified(etag: etag) }
         return .file(status: 200, bytes: isHTML ? LiveReload.inject(into: file.bytes) : file.bytes, contentType: type, etag: etag)
+    }
+
+    /// Whether an `If-None-Match` header names the current entity tag (RFC 9110 13.1.2): `*`, or a
+    /// list of tags compared weakly (`W/"x"` matches `"x"`).
+    static func matches(ifNoneMatch header: String, etag: String) -> Bool {
+        let current = etag.hasPrefix("W/") ? String(etag.dropFirst(2)) : etag
+        var rest = Substring(header)
+        while true {
+            rest = rest.drop { $0 == " " || $0 == "\t" || $0 == "," }
+            guard !rest.isEmpty else { return false }
+            if rest.hasPrefix("*") { return true }
+            if rest.hasPrefix("W/") { rest = rest.dropFirst(2) }
+            // An opaque tag is quoted and holds no quote.
+            guard rest.first == "\"", let close = rest.dropFirst().firstIndex(of: "\"") else { return false }
+            if rest[...close] == current { return true }
+            rest = rest[rest.index(after: close)...]
+        }
     }
 
     /// What a request's path (already %-decoded) names inside the site.

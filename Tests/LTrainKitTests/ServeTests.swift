@@ -21,6 +21,7 @@ import Testing
         case .notModified: return 304
         case .redirect: return 301
         case .eventStream: return 200
+        case .methodNotAllowed: return 405
         }
     }
 
@@ -42,6 +43,18 @@ import Testing
         #expect(type == "text/html; charset=utf-8")
         #expect(String(decoding: bytes, as: UTF8.self).contains("<script src=\"/_ltrain/live.js\"></script>\n</body>"))
         #expect(status(preview.answer(method: "GET", path: "/index.html", ifNoneMatch: etag)) == 304)
+        // A list holding it, a weak form of it and `*` are the same condition (RFC 9110 13.1.2).
+        for header in ["\"a\", \(etag)", "\"a\",\(etag) ", "W/\(etag)", "*", " \"b\" , W/\(etag), \"c\""] {
+            #expect(status(preview.answer(method: "GET", path: "/index.html", ifNoneMatch: header)) == 304, "\(header)")
+        }
+        for header in ["\"a\", \"b\"", "", "W/", "\(etag.dropLast())", "\"a\" junk \(etag)"] {
+            #expect(status(preview.answer(method: "GET", path: "/index.html", ifNoneMatch: header)) == 200, "\(header)")
+        }
+        guard case .methodNotAllowed(let allowed) = preview.answer(method: "PUT", path: "/", ifNoneMatch: nil) else {
+            Issue.record("PUT is not refused with 405")
+            return
+        }
+        #expect(allowed == "GET, HEAD")
     }
 
     @Test func rebuildsOnlyWhatChangedAndKeepsTheLastGoodSite() throws {

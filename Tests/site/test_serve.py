@@ -120,6 +120,11 @@ def test_serves_pages_with_mime_types_head_and_etags(served):
     etag = headers["ETag"]
     status, _, body = server.get("/stations/union-square.html", headers={"If-None-Match": etag})
     assert status == 304 and body == b""
+    for condition in [f'"other", {etag}', f"W/{etag}", "*"]:
+        status, _, body = server.get("/stations/union-square.html", headers={"If-None-Match": condition})
+        assert status == 304 and body == b"", condition
+    status, headers, _ = server.get("/", method="DELETE")
+    assert status == 405 and headers["Allow"] == "GET, HEAD"
     status, _, body = server.get("/stations/")
     assert status == 404
     status, headers, body = server.get("/no/such/page.html")
