@@ -89,6 +89,30 @@ import Testing
         #expect(try site.page("robots.txt").contains("Sitemap: https://l.example/sitemap.xml"))
         try site.write("content/index.md", "---\ntitle: L Train\nbase_url: /relative/\n---\n")
         #expect(site.failures().first?.contains("base_url '/relative/' is not an absolute http(s) URL") == true)
+        // A query, a fragment, quotes, spaces, brackets or a control character would land raw in
+        // robots.txt, the sitemap and every canonical link.
+        for bad in ["https://l.example/?a=1", "https://l.example/#top", "https://l.example/\"x", "https://l.example/a b",
+            "https://l.example/<x>", "https://l.example/'", "https://l.example/\u{7}"]
+        {
+            try site.write("content/index.md", "---\ntitle: L Train\nbase_url: '\(bad.replacingOccurrences(of: "'", with: "''"))'\n---\n")
+            let failures = site.failures()
+            // A control character is refused by the front matter's reader already, with its own error.
+            #expect(
+                failures.first?.contains("is not an absolute http(s) URL: a base URL is an absolute http(s) URL with no query") == true
+                    || (bad.hasSuffix("\u{7}") && !failures.isEmpty),
+                "\(bad)")
+            try site.write("content/index.md", "---\ntitle: L Train\n---\n")
+            let options = site.options().with { $0.baseURL = bad }
+            do {
+                _ = try SiteBuild.run(options)
+                Issue.record("--base-url \(bad) was accepted")
+            } catch {
+                #expect(error.diagnostics.first?.message.hasPrefix("--base-url '\(bad)' is not an absolute http(s) URL") == true)
+            }
+        }
+        try site.write("content/index.md", "---\ntitle: L Train\nbase_url: https://l.example/sub/path\n---\n")
+        try site.build()
+        #expect(try site.page("robots.txt").contains("Sitemap: https://l.example/sub/path/sitemap.xml"))
     }
 }
 

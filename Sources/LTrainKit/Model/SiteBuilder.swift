@@ -34,14 +34,21 @@ public enum SiteBuilder {
         }
     }
 
-    /// A base URL must be absolute http(s); it always ends in `/`.
+    /// A base URL must be absolute http(s) with a host, and hold nothing that cannot stand in a
+    /// link as it is written (robots.txt, the sitemap and canonical links take it whole): no query,
+    /// fragment, space, quote, `<`, `>`, backslash or control character. It always ends in `/`.
     static func normalizedBaseURL(_ text: String) -> String? {
         let lowered = text.lowercased()
-        guard lowered.hasPrefix("https://") || lowered.hasPrefix("http://"), !text.contains(" "),
+        let forbidden = Set("?#\"'<>\\`{}|^".unicodeScalars)
+        guard lowered.hasPrefix("https://") || lowered.hasPrefix("http://"),
+            !text.unicodeScalars.contains(where: { $0.value <= 0x20 || ($0.value >= 0x7F && $0.value <= 0x9F) || forbidden.contains($0) }),
             text.split(separator: "/", omittingEmptySubsequences: true).count >= 2
         else { return nil }
         return text.hasSuffix("/") ? text : text + "/"
     }
+
+    /// What a base URL may hold, for the error that refuses one.
+    static let baseURLRule = "an absolute http(s) URL with no query, fragment, spaces or quotes"
 
     public static func build(
         _ content: LoadedContent, settings: Settings = Settings(), log: inout DiagnosticLog
@@ -66,7 +73,8 @@ public enum SiteBuilder {
                 if baseURL == nil {
                     log.report(
                         .error(
-                            "base_url '\(written)' is not an absolute http(s) URL", path: index.displayPath,
+                            "base_url '\(written)' is not an absolute http(s) URL: a base URL is \(baseURLRule)",
+                            path: index.displayPath,
                             hint: "write it like base_url: https://example.org/sub/"))
                 }
             }
@@ -78,7 +86,7 @@ public enum SiteBuilder {
             if baseURL == nil {
                 log.report(
                     .error(
-                        "--base-url '\(override)' is not an absolute http(s) URL",
+                        "--base-url '\(override)' is not an absolute http(s) URL: a base URL is \(baseURLRule)",
                         hint: "write it like --base-url https://example.org/sub/"))
             }
         }
