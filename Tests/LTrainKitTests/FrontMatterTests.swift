@@ -120,4 +120,19 @@ import Testing
         #expect(SourceText.firstProblem(in: [0xED, 0xA0, 0x80]) == .invalidUTF8(SourceLocation(line: 1, column: 1)))
         #expect(SourceText.firstProblem(in: Array("Étouffée ✓ 🚇".utf8)) == nil)
     }
+
+    /// A control character in a title, a summary or a label (a double-quoted escape writes one)
+    /// would land raw in every page that shows it: an error at the value's line and column.
+    @Test func aControlCharacterInAShownValueIsAnError() throws {
+        let site = try TestSite.defaultSite()
+        try site.write("content/stations/03-union-square.md", "---\ntitle: \"Union\\aSquare\"\nsummary: \"Busy \\e[31m\"\n---\nText.\n")
+        try site.write("content/index.md", "---\ntitle: L Train\nlabels:\n  done: \"Fertig\\x9B\"\n---\n")
+        let failures = site.failures()
+        #expect(failures.contains { $0.hasPrefix("content/stations/03-union-square.md:2:8: error: 'title' holds the control character U+0007") })
+        #expect(failures.contains { $0.hasPrefix("content/stations/03-union-square.md:3:10: error: 'summary' holds the control character U+001B") })
+        #expect(failures.contains { $0.hasPrefix("content/index.md:4:9: error: 'labels.done' holds the control character U+009B") })
+        try site.write("content/stations/03-union-square.md", "---\ntitle: \"Union\\tSquare\"\n---\nText.\n")
+        try site.write("content/index.md", "---\ntitle: L Train\n---\n")
+        #expect(throws: Never.self) { try site.build() }
+    }
 }

@@ -78,7 +78,23 @@ struct FrontMatterFields {
             log.report(.error("'\(key)' is empty", path: path, at: location, hint: "give the \(noun) a \(key)"))
             return nil
         }
+        guard !reportsControlCharacter(in: trimmed, named: key, at: location, log: &log) else { return nil }
         return trimmed
+    }
+
+    /// Reports a control character in a value shown on the pages (a title, a summary, a label),
+    /// which HTML does not allow in text: C0 but tab, line feed, form feed and carriage return;
+    /// DEL; C1. A double-quoted YAML value writes one with an escape (`\a`, `\e`, `\x1b`).
+    func reportsControlCharacter(in text: String, named key: String, at location: SourceLocation, log: inout DiagnosticLog) -> Bool {
+        guard let control = text.unicodeScalars.first(where: { scalar in
+            (scalar.value < 0x20 && ![0x09, 0x0A, 0x0C, 0x0D].contains(scalar.value)) || (scalar.value >= 0x7F && scalar.value <= 0x9F)
+        }) else { return false }
+        let code = String(control.value, radix: 16, uppercase: true)
+        log.report(
+            .error(
+                "'\(key)' holds the control character U+\(String(repeating: "0", count: max(0, 4 - code.count)) + code), which a page cannot show",
+                path: path, at: location, hint: "remove it (in a double-quoted value, an escape such as \\a, \\e or \\x1b writes one)"))
+        return true
     }
 
     /// The `key: value` lines of a mapping under `key` (`labels:` and its indented lines), each
@@ -104,7 +120,11 @@ struct FrontMatterFields {
                         at: pair.value.location, hint: "put the text in quotes: \(pair.key): \"…\""))
                 continue
             }
-            result.append((pair.key, pair.keyLocation, text.trimmingWhitespace))
+            let trimmed = text.trimmingWhitespace
+            guard !reportsControlCharacter(in: trimmed, named: "\(key).\(pair.key)", at: pair.value.location, log: &log) else {
+                continue
+            }
+            result.append((pair.key, pair.keyLocation, trimmed))
         }
         return result
     }
