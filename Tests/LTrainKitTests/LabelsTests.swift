@@ -54,6 +54,15 @@ import Testing
         ])
     }
 
+    @Test func anEmptyLabelIsWarnedAboutAndKeepsItsDefault() throws {
+        let (built, diagnostics) = try site(index: "---\ntitle: T\nlabels:\n  next: \"\"\n  done: \"  \"\n---\n")
+        #expect(built?.labels["next"] == "Go East" && built?.labels["done"] == "Done")
+        #expect(diagnostics == [
+            "content/index.md:4:3: warning: label 'next' is empty; the default 'Go East' is shown\n  hint: give it words, or remove the line to keep the default",
+            "content/index.md:5:3: warning: label 'done' is empty; the default 'Done' is shown\n  hint: give it words, or remove the line to keep the default",
+        ])
+    }
+
     @Test func labelsMustBeAMappingOfStrings() throws {
         let (notMapping, diagnostics) = try site(index: "---\ntitle: T\nlabels: Fertig\n---\n")
         #expect(notMapping == nil)

@@ -234,6 +234,15 @@ public enum SiteBuilder {
                         path: path, at: label.keyLocation, hint: "labels are: \(known.joined(separator: ", "))"))
                 continue
             }
+            // An empty label would leave a button or a heading with no words (and no accessible name).
+            guard !label.text.isEmpty else {
+                let shown = Labels.all.first { $0.key == label.key }?.text ?? ""
+                log.report(
+                    .warning(
+                        "label '\(label.key)' is empty; the default '\(shown)' is shown", path: path, at: label.keyLocation,
+                        hint: "give it words, or remove the line to keep the default"))
+                continue
+            }
             if label.key == "position" {
                 for name in Labels.placeholders(in: label.text) where !Labels.positionPlaceholders.contains(name) {
                     log.report(
