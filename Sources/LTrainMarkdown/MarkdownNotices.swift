@@ -86,27 +86,16 @@ extension Markdown {
     /// `notices(in:options:)`, adding to `work` the bytes and nodes it read: every byte of the
     /// text is read a bounded number of times, whatever its shape, which tests hold it to.
     package static func notices(in text: String, options: MarkdownOptions, work: inout Int) -> [MarkdownNotice] {
-        var source = text
-        let mayHold = source.withUTF8 { mayHoldNotices($0, options: options) }
-        guard mayHold else {
-            work += text.utf8.count
-            return []
-        }
-        return withDocument(text, options: options) { document in notices(in: document, text: text, options: options, work: &work) }
-    }
-
-    private static func notices(
-        in document: OpaquePointer, text: String, options: MarkdownOptions, work: inout Int
-    ) -> [MarkdownNotice] {
-        var source = text
-        return source.withUTF8 { bytes in
-            work += bytes.count
-            guard mayHoldNotices(bytes, options: options) else { return [] }
-            var scan = NoticeScan(bytes: bytes, options: options)
-            scan.walk(document)
-            let notices = scan.finished()
-            work += scan.work
-            return notices
+        // The prefilter's read of every byte.
+        work += text.utf8.count
+        return withScannedText(text, options: options, findsNotices: true) { scan in
+            guard scan != nil else { return [] }
+            return withDocument(text, options: options) { document in
+                scan?.walk(document)
+                let notices = scan?.finished() ?? []
+                work += scan?.work ?? 0
+                return notices
+            }
         }
     }
 

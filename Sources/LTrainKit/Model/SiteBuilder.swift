@@ -145,7 +145,8 @@ public enum SiteBuilder {
     static func reportNotices(
         in texts: [MarkdownSource], checklists: [MarkdownSource], options: MarkdownOptions, log: inout DiagnosticLog
     ) {
-        log.report(contentsOf: noticeWarnings(in: texts, checklists: checklists, options: options))
+        let sources = texts.map { ($0, false) } + checklists.map { ($0, true) }
+        log.report(contentsOf: noticeWarnings(count: sources.count, text: { sources[$0] }, options: options, found: [:]).first)
     }
 
     /// The notice warnings of every text of `site`, in the site's order: those a render found
@@ -163,23 +164,30 @@ public enum SiteBuilder {
     ) -> (first: [Diagnostic], count: Int) {
         let stations = site.line.stations
         let checklists = site.checklists
-        let count = 1 + stations.count + checklists.count
-        /// The site's texts by position, each with whether it is a checklist's.
-        @Sendable func text(_ position: Int) -> (source: MarkdownSource, isChecklist: Bool) {
-            if position == 0 { return (site.index.body, false) }
-            if position <= stations.count { return (stations[position - 1].info.body, false) }
-            return (checklists[position - 1 - stations.count].body, true)
-        }
         var known: [String: [MarkdownNotice]] = [:]
         known.reserveCapacity(found.count)
         for text in found where known[text.displayPath] == nil { known[text.displayPath] = text.notices }
-        let foundNotices = known
-        // Each text not looked at by a render is looked at now, on every core.
+        return noticeWarnings(
+            count: 1 + stations.count + checklists.count,
+            text: { position in
+                if position == 0 { return (site.index.body, false) }
+                if position <= stations.count { return (stations[position - 1].info.body, false) }
+                return (checklists[position - 1 - stations.count].body, true)
+            }, options: site.markdownOptions, found: known, first: first)
+    }
+
+    /// The notice warnings of `count` texts (`text` gives each, with whether it is a checklist's),
+    /// in their order and each file once (even when two texts come from it): the notices `found`
+    /// by display path, the others looked for now on every core; only the first `first` warnings
+    /// are made, and the count of all is returned with them.
+    private static func noticeWarnings(
+        count: Int, text: @Sendable (Int) -> (source: MarkdownSource, isChecklist: Bool), options: MarkdownOptions,
+        found: [String: [MarkdownNotice]], first: Int = .max
+    ) -> (first: [Diagnostic], count: Int) {
         let notices = concurrentMap(count) { position -> [MarkdownNotice] in
             let source = text(position).source
-            return foundNotices[source.displayPath] ?? Markdown.notices(in: source.text, options: site.markdownOptions)
+            return found[source.displayPath] ?? Markdown.notices(in: source.text, options: options)
         }
-        // In the texts' order, each file once (even when two texts come from it).
         var seen: Set<String> = []
         var warnings: [Diagnostic] = []
         var total = 0
@@ -192,20 +200,6 @@ public enum SiteBuilder {
             }
         }
         return (warnings, total)
-    }
-
-    private static func noticeWarnings(in texts: [MarkdownSource], checklists: [MarkdownSource], options: MarkdownOptions)
-        -> [Diagnostic]
-    {
-        var seen: Set<String> = []
-        let sources = (texts.map { ($0, false) } + checklists.map { ($0, true) }).filter {
-            seen.insert($0.0.displayPath).inserted
-        }
-        return concurrentMap(sources.count) { index in
-            Markdown.notices(in: sources[index].0.text, options: options).map {
-                noticeWarning($0, in: sources[index].0, isChecklist: sources[index].1)
-            }
-        }.flatMap { $0 }
     }
 
     /// A notice of a text as a warning at the file's line.
