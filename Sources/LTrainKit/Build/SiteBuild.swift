@@ -75,9 +75,10 @@ public struct PreparedSite: Sendable {
     public var routes: Routes
     public var renderer: PageRenderer
     public var staticFiles: [AssetFile]
-    public var warnings: [Diagnostic]
-    /// The log the warnings came from (with their exact count), for the notices a render adds.
-    package var warningLog = DiagnosticLog()
+    /// What preparing it found that is no error (with the exact count, for the notices a render adds).
+    package var warningLog: DiagnosticLog
+    /// The warnings to print: at most the log's limit, then a line saying how many more there were.
+    public var warnings: [Diagnostic] { warningLog.warnings }
 
     /// The same site, whose renderer keeps what it renders of the index page for the versions
     /// that follow (`PageRenderer.remembering`), going on from what `last` kept when its pages
@@ -95,11 +96,11 @@ public struct PreparedSite: Sendable {
 
     /// The same site with its stations edited in place (see `SiteBuilder.update`): the routes and
     /// everything the renderer computed from them stay.
-    package func replacingStations(with site: Site, warnings: [Diagnostic]) -> PreparedSite {
+    package func replacingStations(with site: Site, warningLog: DiagnosticLog) -> PreparedSite {
         var copy = self
         copy.site = site
         copy.renderer = renderer.replacingStations(with: site)
-        copy.warnings = warnings
+        copy.warningLog = warningLog
         return copy
     }
 
@@ -166,7 +167,7 @@ public struct PreparedSite: Sendable {
         clock.lap("renderer")
         return PreparedSite(
             site: site, routes: routes, renderer: renderer, staticFiles: loadedTemplates.staticFiles,
-            warnings: log.warnings, warningLog: log)
+            warningLog: log)
     }
 
     /// Parses every template and checks that the page templates and every partial or parent they
