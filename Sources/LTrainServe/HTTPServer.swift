@@ -162,6 +162,14 @@ public final class HTTPServer: @unchecked Sendable {
         Unmanaged<ReloadHub.Stream>.fromOpaque(context).release()
     }
 
+    /// A response whose body libmicrohttpd copies, so the bytes need not outlive the call.
+    private static func copiedResponse(_ bytes: [UInt8]) -> OpaquePointer? {
+        bytes.withUnsafeBytes { raw in
+            MHD_create_response_from_buffer(
+                raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
+        }
+    }
+
     private func queue(_ answer: HTTPAnswer, on connection: OpaquePointer) -> MHD_Result {
         var response: OpaquePointer?
         var status: UInt32 = 200
@@ -169,10 +177,7 @@ public final class HTTPServer: @unchecked Sendable {
         switch answer {
         case .file(let code, let bytes, let contentType, let etag):
             status = UInt32(code)
-            response = bytes.withUnsafeBytes { raw in
-                MHD_create_response_from_buffer(
-                    raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
-            }
+            response = Self.copiedResponse(bytes)
             headers.append(("Content-Type", contentType))
             if let etag { headers.append(("ETag", etag)) }
         case .notModified(let etag):
@@ -185,19 +190,11 @@ public final class HTTPServer: @unchecked Sendable {
             headers.append(("Location", location))
         case .plain(let code, let text):
             status = UInt32(code)
-            let bytes = Array(text.utf8)
-            response = bytes.withUnsafeBytes { raw in
-                MHD_create_response_from_buffer(
-                    raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
-            }
+            response = Self.copiedResponse(Array(text.utf8))
             headers.append(("Content-Type", "text/plain; charset=utf-8"))
         case .methodNotAllowed(let allowed):
             status = 405
-            let bytes = Array("Only \(allowed) are served.\n".utf8)
-            response = bytes.withUnsafeBytes { raw in
-                MHD_create_response_from_buffer(
-                    raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
-            }
+            response = Self.copiedResponse(Array("Only \(allowed) are served.\n".utf8))
             headers.append(("Content-Type", "text/plain; charset=utf-8"))
             headers.append(("Allow", allowed))
         case .eventStream(let stream):

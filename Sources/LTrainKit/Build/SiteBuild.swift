@@ -271,8 +271,7 @@ public enum SiteBuild {
             force: options.force)
         // This build's snapshot of its sources, for the next build; when the output records none
         // to compare with, it is taken once the build is done, and only if it will be recorded: a
-        // build with warnings is never skipped on stamps alone (taken beside every build instead,
-        // it cost 9% of the CPU of a build of the realistic corpus, whose sites have warnings).
+        // build with warnings is never skipped on stamps alone, so for such a site it is not taken.
         var snapshot: SourceSnapshot?
         var committed = false
         defer {
@@ -359,8 +358,7 @@ public enum SiteBuild {
     }
 
     /// What the command line sets over the content's settings. The model leaves Markdown notices
-    /// to the render, which parses every text it renders anyway (a second parse of every text for
-    /// them was a third of a build of the realistic corpus).
+    /// to the render, which parses every text it renders anyway, so no text is parsed twice.
     static func buildSettings(_ options: BuildOptions) -> SiteBuilder.Settings {
         var settings = SiteBuilder.Settings(includeDrafts: options.includeDrafts, baseURL: options.baseURL)
         settings.findsNotices = false
