@@ -95,7 +95,7 @@
     for (var i = 0; i < lists.length; i++) remember(lists[i]);
   }
   function remember(list) {
-    var home = new URL(list.getAttribute("data-site-home") || "", window.location.href).href;
+    var home = new URL(list.getAttribute("data-site-home") || "", document.baseURI).href;
     var key = "ltrain:" + home + ":" + list.getAttribute("data-checklist");
     var inputs = list.querySelectorAll("input");
     var stored = null;
@@ -126,13 +126,14 @@
       if (label.scrollWidth > label.clientWidth + 1) label.textContent = label.getAttribute("data-short-label");
     }
   }
-  // Registers the worker named on <html> (relative to the page, so any sub-path works), never in
-  // `ltrain serve`'s preview nor from file://, and offers a new version once one is installed.
+  // Registers the worker named on <html> (relative to the page's base, so any sub-path works, and
+  // the 404 page at any depth), never in `ltrain serve`'s preview nor from file://, and offers a
+  // new version once one is installed.
   function keepOffline() {
     var root = document.documentElement;
     var script = root.getAttribute("data-service-worker");
     if (!script || window.ltrainPreview || !("serviceWorker" in navigator) || !/^https?:$/.test(window.location.protocol)) return;
-    var url = new URL(script, window.location.href);
+    var url = new URL(script, document.baseURI);
     var accepted = false;
     navigator.serviceWorker.addEventListener("controllerchange", function () {
       if (accepted) window.location.reload();

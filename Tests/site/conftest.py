@@ -120,8 +120,37 @@ def browser_without_js():
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    """A static host: a missing path, or a folder without index.html, is answered the way GitHub
+    Pages, Netlify, Cloudflare Pages and S3 websites do, with the nearest 404.html above it
+    (the site's own), served at the missing URL with status 404; folders are never listed."""
+
     def log_message(self, *args):
         pass
+
+    def list_directory(self, path):
+        self.send_error(404)
+        return None
+
+    def send_error(self, code, message=None, explain=None):
+        if code != 404:
+            return super().send_error(code, message, explain)
+        root = pathlib.Path(self.directory).resolve()
+        missing = pathlib.Path(self.translate_path(self.path)).resolve()
+        folder = missing if missing.is_dir() else missing.parent
+        while True:
+            page = folder / "404.html"
+            if page.is_file() and page.resolve().is_relative_to(root):
+                body = page.read_bytes()
+                self.send_response(404)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                if self.command != "HEAD":
+                    self.wfile.write(body)
+                return None
+            if folder == root or root not in folder.parents:
+                return super().send_error(code, message, explain)
+            folder = folder.parent
 
 
 @pytest.fixture(scope="session")

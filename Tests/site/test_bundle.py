@@ -146,3 +146,16 @@ def test_a_one_letter_output_and_a_file_size_limit_are_handled(tmp_path):
     assert "Fatal error" not in limited.stderr and "Backtrace" not in limited.stderr
     assert not (root / "line.html").exists()
     assert [p.name for p in root.iterdir() if ".ltrain-" in p.name] == [], "no temporary file is left"
+
+
+def test_the_bundle_has_the_sites_icon_inlined(bundle, tmp_path):
+    import base64
+    icons = re.findall(r'<link rel="icon" href="data:image/png;base64,([^"]+)">', bundle.read_text())
+    assert len(icons) == 1
+    assert base64.b64decode(icons[0]).startswith(b"\x89PNG\r\n\x1a\n")
+    root = copy_site(tmp_path, REPO / "content")
+    (root / "content" / "assets").mkdir(exist_ok=True)
+    (root / "content" / "assets" / "icon.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg"/>')
+    run_ltrain("bundle", "--output", tmp_path / "own.html", cwd=root)
+    own = re.findall(r'<link rel="icon" href="data:image/svg\+xml;base64,([^"]+)">', (tmp_path / "own.html").read_text())
+    assert [base64.b64decode(icon) for icon in own] == [b'<svg xmlns="http://www.w3.org/2000/svg"/>']

@@ -41,7 +41,10 @@ public enum SiteBundle {
         defer { writer.discard() }
         var log = DiagnosticLog()
         let style = files["style.css"].flatMap { read($0) }.map { String(decoding: $0, as: UTF8.self) } ?? ""
-        writer.append(head(title: site.title, language: site.language, style: inlineURLs(in: style, of: "style.css", files: files)))
+        writer.append(
+            head(
+                title: site.title, language: site.language, style: inlineURLs(in: style, of: "style.css", files: files),
+                icon: iconURL(of: site, files: files)))
         var ids: Set<String> = []
         var links: [(page: String, link: String)] = []
         // The index first: it is the first screen.
@@ -145,7 +148,14 @@ public enum SiteBundle {
         return result + rest
     }
 
-    static func head(title: String, language: String, style: String) -> String {
+    /// The bundle's icon, as the site's pages link it: the author's `assets/icon.png` or
+    /// `icon.svg`, else the drawn one, as a `data:` URL.
+    static func iconURL(of site: Site, files: InlinedFiles) -> String? {
+        if let icon = OfflineSite.authorIcon(in: site) { return files.dataURL(of: icon.outputPath) }
+        return AppIcon.png(size: 192).map { "data:image/png;base64,\(Data($0).base64EncodedString())" }
+    }
+
+    static func head(title: String, language: String, style: String, icon: String? = nil) -> String {
         """
         <!doctype html>
         <html lang="\(escape(language))">
@@ -154,6 +164,7 @@ public enum SiteBundle {
         <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
         <meta name="color-scheme" content="light dark">
         <title>\(escape(title))</title>
+        \(icon.map { "<link rel=\"icon\" href=\"\(escape($0))\">" } ?? "")
         <style>
         \(style.replacingOccurrences(of: "</style", with: "<\\/style"))
         /* The bundle: one page at a time, the one targeted (or holding the target); the index first. */

@@ -49,14 +49,13 @@ public struct Routes: Sendable {
     public static let webManifestPath = "manifest.webmanifest"
 
     /// Generated files that are not pages: the sitemap and robots.txt, when the site has a base
-    /// URL; for an offline site, the web app manifest (unless the theme brings its own) and the
-    /// default icons (unless the content has `assets/icon.png` or `assets/icon.svg`).
+    /// URL; the default icons, which every page links (unless the content has `assets/icon.png`
+    /// or `assets/icon.svg`); and for an offline site, the web app manifest (unless the theme
+    /// brings its own).
     public static func generatedFiles(for site: Site, themeFiles: [AssetFile]) -> [String] {
         var paths = site.baseURL == nil ? [] : ["sitemap.xml", "robots.txt"]
-        if site.offline {
-            if !themeFiles.contains(where: { $0.outputPath == webManifestPath }) { paths.append(webManifestPath) }
-            if OfflineSite.authorIcon(in: site) == nil { paths += AppIcon.files.map(\.path) }
-        }
+        if site.offline && !themeFiles.contains(where: { $0.outputPath == webManifestPath }) { paths.append(webManifestPath) }
+        if OfflineSite.authorIcon(in: site) == nil { paths += AppIcon.files.map(\.path) }
         return paths
     }
 
