@@ -1,5 +1,6 @@
 // Progressive enhancement only: every page works without this file.
-// Station pages: ← and → go west and east. Info pages: Escape acts as Done.
+// Station pages: ← and → go west and east (mirrored right to left: ← goes on to the next
+// station, which the mirrored bar shows on the left). Info pages: Escape acts as Done.
 // Motion with meaning (cross-document View Transitions): going east pushes, going west pops,
 // More Information presents the info sheet, Done dismisses it; the type is chosen from how the
 // new page relates to the one left, so the browser's own Back animates the right way too.
@@ -197,8 +198,12 @@
     if (typing(event.target)) return;
     var page = document.body.getAttribute("data-page");
     var link = null;
-    if (page === "station" && event.key === "ArrowLeft") link = document.querySelector("a[rel=prev]");
-    if (page === "station" && event.key === "ArrowRight") link = document.querySelector("a[rel=next]");
+    // Each arrow goes to the neighbour on its side: right to left, the next station is on the left.
+    var rightToLeft = document.documentElement.getAttribute("dir") === "rtl";
+    var back = rightToLeft ? "ArrowRight" : "ArrowLeft";
+    var onward = rightToLeft ? "ArrowLeft" : "ArrowRight";
+    if (page === "station" && event.key === back) link = document.querySelector("a[rel=prev]");
+    if (page === "station" && event.key === onward) link = document.querySelector("a[rel=next]");
     if (page === "info" && event.key === "Escape") link = document.querySelector("a.done");
     if (link) {
       event.preventDefault();

@@ -166,4 +166,49 @@ func loadedContent(stations: [ContentFile], checklists: [ContentFile] = []) thro
                 "content/stations/01-a.md:3:1: warning: unknown front-matter key 'colour' is ignored\n  hint: station front matter understands: draft, slug, summary, title"
             ])
     }
+
+    @Test(arguments: [
+        ("en", TextDirection.leftToRight), ("he", .rightToLeft), ("he-IL", .rightToLeft), ("ar", .rightToLeft),
+        ("ar-EG", .rightToLeft), ("fa", .rightToLeft), ("ur", .rightToLeft), ("yi", .rightToLeft), ("iw", .rightToLeft),
+        ("ckb", .rightToLeft), ("AR", .rightToLeft), ("az-Arab", .rightToLeft), ("pa_Arab_PK", .rightToLeft),
+        ("az-Latn", .leftToRight), ("ku-Latn", .leftToRight), ("de", .leftToRight), ("pt-PT", .leftToRight),
+        ("zh-Hant-TW", .leftToRight), ("hel", .leftToRight), ("", .leftToRight),
+    ])
+    func theDirectionFollowsTheLanguage(language: String, direction: TextDirection) {
+        #expect(TextDirection.of(language: language) == direction)
+    }
+
+    @Test func directionInTheIndexOverridesTheLanguage() throws {
+        func direction(_ frontMatter: String) throws -> (TextDirection?, [String]) {
+            var content = try loadedContent(stations: [])
+            content.index = try contentFile("index.md", "---\ntitle: T\n\(frontMatter)---\n")
+            var log = DiagnosticLog()
+            let site = SiteBuilder.build(content, log: &log)
+            return (site?.direction, log.errors.map(\.description))
+        }
+        #expect(try direction("").0 == .leftToRight)
+        #expect(try direction("language: he\n").0 == .rightToLeft)
+        #expect(try direction("language: he\ndirection: ltr\n").0 == .leftToRight)
+        #expect(try direction("language: en\ndirection: RTL\n").0 == .rightToLeft)
+        let (wrong, errors) = try direction("language: ar\ndirection: right\n")
+        #expect(wrong == nil)
+        #expect(
+            errors == [
+                "content/index.md:4:12: error: 'direction' must be 'rtl' or 'ltr', found 'right'\n  hint: leave it out to follow 'language' (ar reads rtl), or write direction: rtl"
+            ])
+    }
+
+    @Test func stripMapStopsArePlacedByPercentagesOfTheLine() {
+        #expect(StripMap.percent(0, of: 5) == "0%")
+        #expect(StripMap.percent(5, of: 5) == "100%")
+        #expect(StripMap.percent(1, of: 3) == "33.33333%")
+        #expect(StripMap.percent(2, of: 3) == "66.66667%")
+        #expect(StripMap.percent(1, of: 8) == "12.5%")
+        #expect(StripMap.percent(1, of: 9_999) == "0.01%")
+        #expect(StripMap.percent(1, of: 100_000) == "0.001%")
+        let stop = StripMap.stop(at: 1, of: 5, title: "B", href: "b.html")
+        #expect(stop["offset"] == .string("25%"))
+        let single = StripMap.stop(at: 0, of: 1, title: "A", href: "a.html")
+        #expect(single["offset"] == .string("0%"))
+    }
 }

@@ -76,6 +76,13 @@ def passeio_site(tmp_path_factory):
     return build_site(root)
 
 
+@pytest.fixture(scope="session")
+def rakevet_site(tmp_path_factory):
+    """Jerusalem's light rail in Hebrew, read right to left, built once."""
+    root = copy_site(tmp_path_factory.mktemp("rakevet"), FIXTURES / "rakevet" / "content")
+    return build_site(root)
+
+
 def chrome_options(javascript=True, dark=False, width=390, height=844):
     options = Options()
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"

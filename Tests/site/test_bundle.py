@@ -127,7 +127,7 @@ def test_the_fixture_sites_bundle_too(tmp_path, fixture):
     if fixture == "tram":
         assert 'src="data:image/svg+xml;base64,' in html, "the route map is inlined"
     else:
-        assert '<html lang="pt-PT">' in html and ">Seguinte</a>" in html
+        assert '<html lang="pt-PT" dir="ltr">' in html and ">Seguinte</a>" in html
 
 
 def test_a_one_letter_output_and_a_file_size_limit_are_handled(tmp_path):

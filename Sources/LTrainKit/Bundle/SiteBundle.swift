@@ -43,7 +43,7 @@ public enum SiteBundle {
         let style = files["style.css"].flatMap { read($0) }.map { String(decoding: $0, as: UTF8.self) } ?? ""
         writer.append(
             head(
-                title: site.title, language: site.language, style: inlineURLs(in: style, of: "style.css", files: files),
+                title: site.title, language: site.language, direction: site.direction, style: inlineURLs(in: style, of: "style.css", files: files),
                 icon: iconURL(of: site, files: files)))
         var ids: Set<String> = []
         var links: [(page: String, link: String)] = []
@@ -155,10 +155,12 @@ public enum SiteBundle {
         return AppIcon.png(size: 192).map { "data:image/png;base64,\(Data($0).base64EncodedString())" }
     }
 
-    static func head(title: String, language: String, style: String, icon: String? = nil) -> String {
+    static func head(
+        title: String, language: String, direction: TextDirection = .leftToRight, style: String, icon: String? = nil
+    ) -> String {
         """
         <!doctype html>
-        <html lang="\(escape(language))">
+        <html lang="\(escape(language))" dir="\(direction.rawValue)">
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
@@ -180,7 +182,8 @@ public enum SiteBundle {
 
     static let tail = """
         <script>
-        // Progressive enhancement: ← and → walk the line, Escape is Done, on the page shown.
+        // Progressive enhancement: ← and → walk the line (mirrored right to left), Escape is Done,
+        // on the page shown.
         (function () {
           "use strict";
           function shown() {
@@ -195,8 +198,9 @@ public enum SiteBundle {
             var page = shown();
             var kind = page.getAttribute("data-page");
             var link = null;
-            if (kind === "station" && event.key === "ArrowLeft") link = page.querySelector("a[rel=prev]");
-            if (kind === "station" && event.key === "ArrowRight") link = page.querySelector("a[rel=next]");
+            var rightToLeft = document.documentElement.getAttribute("dir") === "rtl";
+            if (kind === "station" && event.key === (rightToLeft ? "ArrowRight" : "ArrowLeft")) link = page.querySelector("a[rel=prev]");
+            if (kind === "station" && event.key === (rightToLeft ? "ArrowLeft" : "ArrowRight")) link = page.querySelector("a[rel=next]");
             if (kind === "info" && event.key === "Escape") link = page.querySelector("a.done");
             if (link) {
               event.preventDefault();

@@ -90,6 +90,9 @@ public struct Site: Sendable, Equatable {
     public var labels: Labels
     /// The pages' `lang` (BCP 47), "en" unless the index says otherwise.
     public var language: String
+    /// Which way the pages read: the language's (see `TextDirection.of(language:)`) unless the
+    /// index says `direction: rtl` or `ltr`.
+    public var direction: TextDirection = .leftToRight
     /// Where the site will be published (`https://example.org/sub/`), for the sitemap, canonical
     /// links and robots.txt; pages stay relative either way.
     public var baseURL: String?
@@ -103,4 +106,29 @@ public struct Site: Sendable, Equatable {
     /// Whether the built site works offline once visited (a web app manifest, icons and a
     /// service worker); `offline: false` in index.md turns it off.
     public var offline: Bool = true
+}
+
+/// Which way a site's text reads, and so which way its bar, its line and its motion go.
+public enum TextDirection: String, Sendable, Equatable {
+    case leftToRight = "ltr"
+    case rightToLeft = "rtl"
+
+    /// Languages written right to left, by their primary subtag (ISO 639; `iw` and `ji` are
+    /// the old codes of Hebrew and Yiddish).
+    static let rightToLeftLanguages: Set<String> = [
+        "ar", "arc", "ckb", "dv", "fa", "he", "iw", "ji", "khw", "ks", "ku", "ps", "sd", "syr", "ug", "ur", "yi",
+    ]
+    /// Scripts written right to left, for a tag that names one (`az-Arab`, `pa-Arab`).
+    static let rightToLeftScripts: Set<String> = ["arab", "hebr", "syrc", "thaa", "nkoo", "adlm", "rohg", "mand", "samr"]
+
+    /// The direction of the BCP 47 tag `language`: right to left when its script subtag is one
+    /// written that way, or, with no script subtag, when its language is.
+    public static func of(language: String) -> TextDirection {
+        let subtags = language.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init)
+        guard let primary = subtags.first else { return .leftToRight }
+        if let script = subtags.dropFirst().first(where: { $0.count == 4 && $0.allSatisfy(\.isLetter) }) {
+            return rightToLeftScripts.contains(script) ? .rightToLeft : .leftToRight
+        }
+        return rightToLeftLanguages.contains(primary) ? .rightToLeft : .leftToRight
+    }
 }

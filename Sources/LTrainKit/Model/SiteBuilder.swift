@@ -6,7 +6,9 @@ import LTrainMarkdown
 /// The Model stage: gives the loaded files their meaning (the site, its line of stations, its
 /// checklists) and checks everything an author can get wrong about them. A function of values only.
 public enum SiteBuilder {
-    static let indexKeys: Set<String> = ["title", "next_label", "labels", "language", "unsafe_html", "base_url", "offline"]
+    static let indexKeys: Set<String> = [
+        "title", "next_label", "labels", "language", "direction", "unsafe_html", "base_url", "offline",
+    ]
     static let stationKeys: Set<String> = ["title", "summary", "slug", "draft"]
     static let checklistKeys: Set<String> = ["title", "slug", "draft", "choose"]
 
@@ -58,6 +60,7 @@ public enum SiteBuilder {
         var labels = Labels()
         var offline = true
         var language = "en"
+        var direction = TextDirection.leftToRight
         var options = MarkdownOptions()
         var indexBody = MarkdownSource(text: "", displayPath: "index.md", contentPath: "index.md", lineOffset: 0)
         if let index = content.index {
@@ -66,6 +69,18 @@ public enum SiteBuilder {
             title = fields.string("title", required: true, log: &log) ?? ""
             labels = buildLabels(fields, path: index.displayPath, log: &log)
             language = fields.string("language", required: false, log: &log) ?? language
+            direction = TextDirection.of(language: language)
+            if let written = fields.string("direction", required: false, log: &log) {
+                if let chosen = TextDirection(rawValue: written.lowercased()) {
+                    direction = chosen
+                } else {
+                    log.report(
+                        .error(
+                            "'direction' must be 'rtl' or 'ltr', found '\(written)'", path: index.displayPath,
+                            at: fields.location(of: "direction"),
+                            hint: "leave it out to follow 'language' (\(language) reads \(direction.rawValue)), or write direction: rtl"))
+                }
+            }
             options.allowsUnsafeHTML = fields.bool("unsafe_html", log: &log) ?? false
             offline = fields.bool("offline", log: &log) ?? true
             if let written = fields.string("base_url", required: false, log: &log) {
@@ -109,7 +124,7 @@ public enum SiteBuilder {
         }
         guard !log.hasErrors else { return nil }
         return Site(
-            title: title, labels: labels, language: language, baseURL: baseURL, index: IndexPage(body: indexBody), line: Line(stations: stations),
+            title: title, labels: labels, language: language, direction: direction, baseURL: baseURL, index: IndexPage(body: indexBody), line: Line(stations: stations),
             checklists: checklists, assets: content.assets, rootFiles: content.staticFiles, markdownOptions: options, offline: offline)
     }
 

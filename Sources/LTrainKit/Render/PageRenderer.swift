@@ -401,6 +401,7 @@ public struct PageRenderer: Sendable {
         for (key, file) in fileKeys { files[key] = .string(SitePath.relativePath(from: folder, to: file)) }
         let siteValue: MustacheValue = [
             "title": .string(site.title), "language": .string(site.language),
+            "direction": .string(site.direction.rawValue),
             "home": .string(SitePath.relativePath(from: folder, to: routes.path(of: .index))),
             "base_url": .optional(site.baseURL),
             "offline": .bool(site.offline),
@@ -494,7 +495,7 @@ public struct PageRenderer: Sendable {
                     ]
                 })
             values["has_checklists"] = .bool(!site.checklists.isEmpty)
-            values["map"] = StripMap(stops: rows.stops, longestTitle: rows.longestTitle).value
+            values["map"] = StripMap(stops: rows.stops, longestTitle: rows.longestTitle, direction: site.direction).value
             var inputs = PageInputs(
                 page: page, outputPath: outputPath, template: "index", values: values,
                 markdown: [.body(field: "body", site.index.body)])

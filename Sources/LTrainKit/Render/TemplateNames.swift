@@ -63,7 +63,7 @@ enum TemplateNames {
     static func shared(labels: [String]) -> [String: Shape] {
         [
             "site": .object([
-                "title": .scalar, "language": .scalar, "home": .scalar, "base_url": .scalar, "offline": .scalar,
+                "title": .scalar, "language": .scalar, "direction": .scalar, "home": .scalar, "base_url": .scalar, "offline": .scalar,
                 "labels": .object(Dictionary(uniqueKeysWithValues: labels.map { ($0, Shape.scalar) })),
             ]),
             // files.NAME is named after each theme file and asset: not checked.
@@ -89,12 +89,12 @@ enum TemplateNames {
                     ])),
                 "checklists": .list(link),
                 "map": .object([
-                    "width": .scalar, "height": .scalar, "line_y": .scalar, "line_start": .scalar,
-                    "line_end": .scalar, "has_stops": .scalar,
+                    "width": .scalar, "height": .scalar, "line_y": .scalar, "line_x": .scalar,
+                    "line_length": .scalar, "has_stops": .scalar,
                     "stops": .list(
                         .object([
-                            "x": .scalar, "y": .scalar, "label_y": .scalar, "title": .scalar, "label": .scalar, "href": .scalar,
-                            "position": .scalar, "is_terminal": .scalar,
+                            "offset": .scalar, "y": .scalar, "label_y": .scalar,
+                            "title": .scalar, "label": .scalar, "href": .scalar, "position": .scalar, "is_terminal": .scalar,
                         ])),
                 ]),
             ]

@@ -129,10 +129,14 @@ enum DefaultTemplates {
 <h2 class="group-header" id="map-heading">{{site.labels.map_heading}}</h2>
 <div class="strip-map">
 <svg class="strip" viewBox="0 0 {{map.width}} {{map.height}}" width="{{map.width}}" height="{{map.height}}" aria-labelledby="map-heading">
-<line class="strip-line" x1="{{map.line_start}}" y1="{{map.line_y}}" x2="{{map.line_end}}" y2="{{map.line_y}}"/>
+<svg x="{{map.line_x}}" width="{{map.line_length}}" height="{{map.height}}" overflow="visible">
+<g class="strip-stops">
+<line class="strip-line" x1="0" y1="{{map.line_y}}" x2="100%" y2="{{map.line_y}}"/>
 {{#map.stops}}
-<a href="{{href}}" class="strip-stop"><circle cx="{{x}}" cy="{{y}}" r="{{#is_terminal}}9{{/is_terminal}}{{^is_terminal}}7{{/is_terminal}}"/><text x="{{x}}" y="{{label_y}}" transform="rotate(40 {{x}} {{label_y}})">{{label}}</text><title>{{title}}</title></a>
+<svg x="{{offset}}" overflow="visible"><a href="{{href}}" class="strip-stop"><circle cx="0" cy="{{y}}" r="{{#is_terminal}}9{{/is_terminal}}{{^is_terminal}}7{{/is_terminal}}"/><text x="0" y="{{label_y}}">{{label}}</text><title>{{title}}</title></a></svg>
 {{/map.stops}}
+</g>
+</svg>
 </svg>
 </div>
 </section>
@@ -187,7 +191,7 @@ enum DefaultTemplates {
 """#,
         "layout.mustache": ##"""
 <!doctype html>
-<html lang="{{site.language}}"{{#site.offline}} data-service-worker="{{files.sw_js}}" data-update-text="{{site.labels.update_available}}" data-reload-text="{{site.labels.reload}}"{{/site.offline}}>
+<html lang="{{site.language}}" dir="{{site.direction}}"{{#site.offline}} data-service-worker="{{files.sw_js}}" data-update-text="{{site.labels.update_available}}" data-reload-text="{{site.labels.reload}}"{{/site.offline}}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
@@ -229,7 +233,8 @@ enum DefaultTemplates {
 """##,
         "ltrain.js": ##"""
 // Progressive enhancement only: every page works without this file.
-// Station pages: ← and → go west and east. Info pages: Escape acts as Done.
+// Station pages: ← and → go west and east (mirrored right to left: ← goes on to the next
+// station, which the mirrored bar shows on the left). Info pages: Escape acts as Done.
 // Motion with meaning (cross-document View Transitions): going east pushes, going west pops,
 // More Information presents the info sheet, Done dismisses it; the type is chosen from how the
 // new page relates to the one left, so the browser's own Back animates the right way too.
@@ -427,8 +432,12 @@ enum DefaultTemplates {
     if (typing(event.target)) return;
     var page = document.body.getAttribute("data-page");
     var link = null;
-    if (page === "station" && event.key === "ArrowLeft") link = document.querySelector("a[rel=prev]");
-    if (page === "station" && event.key === "ArrowRight") link = document.querySelector("a[rel=next]");
+    // Each arrow goes to the neighbour on its side: right to left, the next station is on the left.
+    var rightToLeft = document.documentElement.getAttribute("dir") === "rtl";
+    var back = rightToLeft ? "ArrowRight" : "ArrowLeft";
+    var onward = rightToLeft ? "ArrowLeft" : "ArrowRight";
+    if (page === "station" && event.key === back) link = document.querySelector("a[rel=prev]");
+    if (page === "station" && event.key === onward) link = document.querySelector("a[rel=next]");
     if (page === "info" && event.key === "Escape") link = document.querySelector("a.done");
     if (link) {
       event.preventDefault();
@@ -641,6 +650,8 @@ a { color: var(--tint); }
 .bar-trailing .bar-button { justify-content: flex-end; }
 
 .back .chevron { flex: none; width: 0.75rem; height: 1.25rem; }
+/* Right to left, the back button leads from the right: its chevron points right. */
+[dir="rtl"] .chevron { transform: scaleX(-1); }
 .back-label { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; min-width: 0; }
 .done { font-weight: 600; }
 .bar-button.next, .bar-button.done { white-space: nowrap; }
@@ -727,7 +738,8 @@ a { color: var(--tint); }
   gap: 0.75rem;
   width: max-content;
   max-width: calc(100vw - 2rem);
-  padding: 0.625rem 0.75rem 0.625rem 1rem;
+  padding-block: 0.625rem;
+  padding-inline: 1rem 0.75rem;
   border-radius: 14px;
   background: var(--label);
   color: var(--background);
@@ -770,10 +782,13 @@ a { color: var(--tint); }
   html:active-view-transition-type(dismiss)::view-transition-old(root) { animation-name: sheet-out; z-index: 1; }
   html:active-view-transition-type(dismiss)::view-transition-new(root) { animation-name: stay; }
 
-  @keyframes slide-in-from-trailing { from { transform: translateX(100%); } }
-  @keyframes slide-out-to-leading { to { transform: translateX(-30%); opacity: 0.6; } }
-  @keyframes slide-in-from-leading { from { transform: translateX(-30%); opacity: 0.6; } }
-  @keyframes slide-out-to-trailing { to { transform: translateX(100%); } }
+  /* The trailing edge is the right one, or the left one right to left: push and pop mirror. */
+  :root { --trailing: 1; }
+  [dir="rtl"] { --trailing: -1; }
+  @keyframes slide-in-from-trailing { from { transform: translateX(calc(var(--trailing) * 100%)); } }
+  @keyframes slide-out-to-leading { to { transform: translateX(calc(var(--trailing) * -30%)); opacity: 0.6; } }
+  @keyframes slide-in-from-leading { from { transform: translateX(calc(var(--trailing) * -30%)); opacity: 0.6; } }
+  @keyframes slide-out-to-trailing { to { transform: translateX(calc(var(--trailing) * 100%)); } }
   @keyframes sheet-in { from { transform: translateY(100%); } }
   @keyframes sheet-out { to { transform: translateY(100%); } }
   @keyframes stay { from, to { transform: none; opacity: 1; } }
@@ -796,14 +811,15 @@ a { color: var(--tint); }
 .prose code { font-size: 0.9em; }
 .prose blockquote {
   margin: 1rem 0;
-  padding: 0.25rem 0 0.25rem 1rem;
-  border-left: 4px solid var(--line-grey);
+  padding-block: 0.25rem;
+  padding-inline: 1rem 0;
+  border-inline-start: 4px solid var(--line-grey);
   color: var(--secondary-label);
 }
 .prose table { display: block; max-width: 100%; overflow-x: auto; border-collapse: collapse; }
-.prose th, .prose td { padding: 0.375rem 0.75rem; border-bottom: 0.5px solid var(--separator); text-align: left; }
+.prose th, .prose td { padding: 0.375rem 0.75rem; border-bottom: 0.5px solid var(--separator); text-align: start; }
 .prose hr { border: 0; border-top: 0.5px solid var(--separator); margin: 1.5rem 0; }
-.prose ul, .prose ol { padding-left: 1.5rem; }
+.prose ul, .prose ol { padding-inline-start: 1.5rem; }
 
 /* Grouped (inset) tables: the index and checklists. */
 .grouped { padding: 0 1rem 2.5rem; }
@@ -825,7 +841,7 @@ a { color: var(--tint); }
   color: var(--secondary-label);
 }
 
-fieldset.group > legend.group-header { float: left; width: 100%; }
+fieldset.group > legend.group-header { float: inline-start; width: 100%; }
 fieldset.group > .group-rows { clear: both; }
 
 .group-rows {
@@ -855,8 +871,7 @@ fieldset.group > .group-rows { clear: both; }
   content: "";
   position: absolute;
   top: 0;
-  left: 1rem;
-  right: 0;
+  inset-inline: 1rem 0;
   border-top: 0.5px solid var(--separator);
 }
 
@@ -876,7 +891,7 @@ fieldset.group > .group-rows { clear: both; }
 .station-list > li::after {
   content: "";
   position: absolute;
-  left: calc(1rem + 0.875rem - 2px);
+  inset-inline-start: calc(1rem + 0.875rem - 2px);
   top: 0;
   bottom: 0;
   width: 4px;
@@ -911,12 +926,13 @@ fieldset.group > .group-rows { clear: both; }
   flex: none;
   width: 0.5rem;
   height: 0.5rem;
-  margin-right: 0.25rem;
+  margin-inline-end: 0.25rem;
   border-top: 2px solid var(--secondary-label);
   border-right: 2px solid var(--secondary-label);
   transform: rotate(45deg);
   opacity: 0.7;
 }
+[dir="rtl"] .disclosure { transform: scaleX(-1) rotate(45deg); }
 
 /* Check One: native radios, one group; the check mark shows on the checked row only. */
 .check-row input {
@@ -939,6 +955,12 @@ fieldset.group > .group-rows { clear: both; }
 .strip-line { stroke: var(--line-grey); stroke-width: 10; stroke-linecap: round; }
 .strip-stop circle { fill: var(--stop-fill); stroke: var(--stop-stroke); stroke-width: 3; }
 .strip-stop text { fill: var(--label); font-size: 13px; font-family: var(--font); }
+/* Each label slants down and away from its stop, turning about its start (x 0 of the stop's own
+   <svg>, y the map's label_y). Right to left the line is mirrored about its middle, and each
+   label turned back so that it reads right to left, slanting down to the left. */
+.strip-stop text { transform: rotate(40deg); transform-origin: 0 52px; }
+[dir="rtl"] .strip-stops { transform: scaleX(-1); transform-box: view-box; transform-origin: 50% 0; }
+[dir="rtl"] .strip-stop text { transform: scaleX(-1) rotate(-40deg); }
 .strip-stop:hover text, .strip-stop:focus-visible text { text-decoration: underline; }
 .strip-stop:focus-visible { outline: none; }
 .strip-stop:focus-visible circle { stroke: var(--tint); stroke-width: 4; }
