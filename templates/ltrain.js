@@ -124,7 +124,91 @@
       var label = labels[i];
       if (!label.hasAttribute("data-full-label")) label.setAttribute("data-full-label", label.textContent);
       label.textContent = label.getAttribute("data-full-label");
-      if (label.scrollWidth > label.clientWidth + 1) label.textContent = label.getAttribute("data-short-label");
+      // It fits when it stands on one line and leaves the page's title room for its longest word
+      // (.measuring lets that word overflow instead of breaking), and nothing leaves the bar.
+      var bar = label.closest(".bar");
+      var title = bar ? bar.querySelector("h1") : null;
+      if (bar) bar.classList.add("measuring");
+      var fits = label.getBoundingClientRect().height < parseFloat(window.getComputedStyle(label).lineHeight) * 1.5 &&
+        (!title || title.scrollWidth <= title.clientWidth + 1) && (!bar || bar.scrollWidth <= bar.clientWidth + 1);
+      if (bar) bar.classList.remove("measuring");
+      if (!fits) label.textContent = label.getAttribute("data-short-label");
+    }
+  }
+  // Labels of any length (see .bar in style.css). The bar's CSS keeps the title centred, each
+  // side at most about a third; where that breaks a word of the title or wraps a label onto a
+  // third line, each side gets the least width that shows its button in two lines (three if two
+  // leave the title too little) and the title the rest, off centre, as UIKit moves a title aside.
+  function textLines(element) {
+    return Math.round(element.getBoundingClientRect().height / parseFloat(window.getComputedStyle(element).lineHeight));
+  }
+  function labelOf(button) {
+    return button.querySelector(".back-label") || button;
+  }
+  function barIsCrowded(bar, title) {
+    bar.classList.add("measuring");
+    var broken = title.scrollWidth > title.clientWidth + 1;
+    bar.classList.remove("measuring");
+    if (broken) return true;
+    var buttons = bar.querySelectorAll(".bar-side .bar-button");
+    for (var i = 0; i < buttons.length; i++) if (textLines(labelOf(buttons[i])) > 2) return true;
+    return false;
+  }
+  // The least width (px) at which `side`'s button shows in at most `lines` lines, measured on a copy.
+  function narrowestSide(bar, side, lines) {
+    var button = side.querySelector(".bar-button");
+    if (!button) return 0;
+    var probe = button.cloneNode(true);
+    probe.removeAttribute("id");
+    probe.setAttribute("aria-hidden", "true");
+    probe.style.cssText = "position: absolute; visibility: hidden; max-width: none; left: 0; top: 0";
+    side.appendChild(probe);
+    probe.style.width = "max-content";
+    var high = Math.ceil(probe.getBoundingClientRect().width);
+    probe.style.width = "min-content";
+    var low = Math.ceil(probe.getBoundingClientRect().width);
+    while (low < high) {
+      var middle = Math.floor((low + high) / 2);
+      probe.style.width = middle + "px";
+      if (textLines(labelOf(probe)) <= lines) high = middle; else low = middle + 1;
+    }
+    probe.remove();
+    return high;
+  }
+  // The width of the widest word of a title (its min-content width), measured on a copy.
+  function longestWord(title) {
+    var probe = title.cloneNode(true);
+    probe.setAttribute("aria-hidden", "true");
+    probe.style.cssText = "position: absolute; visibility: hidden; width: min-content; overflow-wrap: normal";
+    title.parentNode.appendChild(probe);
+    var width = Math.ceil(probe.getBoundingClientRect().width);
+    probe.remove();
+    return width;
+  }
+  function fitBars() {
+    var bars = document.querySelectorAll(".bar");
+    for (var i = 0; i < bars.length; i++) {
+      var bar = bars[i];
+      var title = bar.querySelector(".bar-title h1");
+      var leading = bar.querySelector(".bar-leading");
+      var trailing = bar.querySelector(".bar-trailing");
+      if (!title || !leading || !trailing) continue;
+      bar.style.gridTemplateColumns = "";
+      bar.classList.remove("fitted");
+      if (!barIsCrowded(bar, title)) continue;
+      var style = window.getComputedStyle(bar);
+      var room = bar.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 2 * parseFloat(style.columnGap);
+      var needed = Math.max(room / 3, longestWord(title));
+      var left = narrowestSide(bar, leading, 2);
+      var right = narrowestSide(bar, trailing, 2);
+      if (room - left - right < needed) {
+        left = narrowestSide(bar, leading, 3);
+        right = narrowestSide(bar, trailing, 3);
+      }
+      if (room - left - right >= room / 3) {
+        bar.classList.add("fitted");
+        bar.style.gridTemplateColumns = left + "px minmax(0, 1fr) " + right + "px";
+      }
     }
   }
   // Registers the worker named on <html> (relative to the page's base, so any sub-path works, and
@@ -183,11 +267,15 @@
     keepOffline();
     declareSpeculationRules();
     fitBackLabels();
+    fitBars();
     rememberChecklists();
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
   else ready();
-  window.addEventListener("resize", fitBackLabels);
+  window.addEventListener("resize", function () {
+    fitBackLabels();
+    fitBars();
+  });
   function typing(target) {
     if (!target || !target.tagName) return false;
     var tag = target.tagName.toLowerCase();

@@ -83,6 +83,13 @@ def rakevet_site(tmp_path_factory):
     return build_site(root)
 
 
+@pytest.fixture(scope="session")
+def ubahn_site(tmp_path_factory):
+    """Berlin's U1 in German: labels three times longer than English and a 62-character title."""
+    root = copy_site(tmp_path_factory.mktemp("ubahn"), FIXTURES / "ubahn" / "content")
+    return build_site(root)
+
+
 def chrome_options(javascript=True, dark=False, width=390, height=844):
     options = Options()
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"

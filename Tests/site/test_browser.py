@@ -60,13 +60,18 @@ def test_a_back_title_that_does_not_fit_says_back_never_a_few_letters(browser, d
         browser.get((default_site / "stations" / f"{slug}.html").as_uri())
         label = browser.find_element(By.CSS_SELECTOR, "a[rel=prev] .back-label")
         full = label.get_attribute("data-full-label")
+        # The full title, put back by hand: it fits when it stands on one line and the page's own
+        # title keeps its longest word whole.
         fits = browser.execute_script(
             "var l = arguments[0]; l.textContent = l.getAttribute('data-full-label');"
-            "var fits = l.scrollWidth <= l.clientWidth + 1; window.dispatchEvent(new Event('resize')); return fits;",
+            "var bar = l.closest('.bar'); bar.style.gridTemplateColumns = ''; bar.classList.remove('fitted');"
+            "var h1 = bar.querySelector('h1'); h1.style.overflowWrap = 'normal';"
+            "var fits = l.getBoundingClientRect().height < parseFloat(getComputedStyle(l).lineHeight) * 1.5"
+            "  && h1.scrollWidth <= h1.clientWidth + 1;"
+            "h1.style.overflowWrap = ''; window.dispatchEvent(new Event('resize')); return fits;",
             label)
         assert label.text == (full if fits else "Back"), f"{slug} at {width} px"
-        if label.text == "Back":
-            assert browser.execute_script("return arguments[0].scrollWidth <= arguments[0].clientWidth + 1", label)
+        assert browser.execute_script("return arguments[0].scrollWidth <= arguments[0].clientWidth + 1", label)
     if width == 1440:
         assert label.text == "First Avenue", "on a wide screen the previous title shows in full"
 

