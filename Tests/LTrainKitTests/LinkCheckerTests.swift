@@ -91,6 +91,8 @@ import Testing
         #expect(verdict("#here") == .fine)
         #expect(verdict("https://example.org/") == .external)
         #expect(verdict("mailto:a@example.org") == .external)
+        #expect(verdict("data:,") == .fine, "a data: URL holds what it refers to")
+        #expect(verdict("DATA:image/png;base64,AA==") == .fine)
         guard case .broken(let missing, _) = verdict("c.html") else {
             Issue.record("c.html should be broken")
             return

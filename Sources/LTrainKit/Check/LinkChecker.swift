@@ -112,7 +112,8 @@ public enum LinkChecker {
         _ link: String, on source: String, inFolder sourceFolder: String, files: Set<String>,
         ids: (String) -> Set<String>?, ownIDs: Set<String>, siteURL: String? = nil
     ) -> Verdict {
-        if link.isEmpty { return .fine }
+        // A `data:` URL holds what it refers to: nothing to find, and nothing external to list.
+        if link.isEmpty || link.prefix(5).lowercased() == "data:" { return .fine }
         if let siteURL, !siteURL.isEmpty, link.hasPrefix(siteURL) {
             // The site's own address: the rest is a path from the site's root.
             let rest = String(link.dropFirst(siteURL.count))
