@@ -223,7 +223,10 @@
     navigator.serviceWorker.addEventListener("controllerchange", function () {
       if (accepted) window.location.reload();
     });
-    function offer(worker) {
+    // The notice names no worker of its own: a redeploy after it is shown replaces the waiting
+    // worker, and Reload starts the one waiting then, not the one the notice was made for.
+    var registered = null;
+    function offer() {
       if (document.querySelector(".update-notice")) return;
       var notice = document.createElement("div");
       notice.className = "update-notice";
@@ -236,20 +239,28 @@
       button.addEventListener("click", function () {
         accepted = true;
         button.disabled = true;
-        worker.postMessage("ltrain:skip-waiting");
+        if (registered && registered.waiting) registered.waiting.postMessage("ltrain:skip-waiting");
       });
       notice.appendChild(text);
       notice.appendChild(button);
       document.body.appendChild(notice);
     }
+    // A new worker is offered once it is installed. It may already be installing when the
+    // registration resolves (the browser checked for an update as the page loaded, before any
+    // listener was attached): it is watched then too, or its notice would never show.
+    function offerWhenInstalled(worker) {
+      if (!worker) return;
+      if (worker.state === "installed" && navigator.serviceWorker.controller) return offer();
+      worker.addEventListener("statechange", function () {
+        if (worker.state === "installed" && navigator.serviceWorker.controller) offer();
+      });
+    }
     navigator.serviceWorker.register(url.href, { scope: new URL("./", url).href, updateViaCache: "none" }).then(function (registration) {
-      if (registration.waiting && navigator.serviceWorker.controller) offer(registration.waiting);
+      registered = registration;
+      offerWhenInstalled(registration.waiting);
+      offerWhenInstalled(registration.installing);
       registration.addEventListener("updatefound", function () {
-        var worker = registration.installing;
-        if (!worker) return;
-        worker.addEventListener("statechange", function () {
-          if (worker.state === "installed" && navigator.serviceWorker.controller) offer(worker);
-        });
+        offerWhenInstalled(registration.installing);
       });
       // A page left open learns of a redeploy too: when it is shown again, and every half hour.
       function check() {

@@ -32,7 +32,9 @@ async function precache() {
       var kept = await previous.match(url);
       if (kept) return cache.put(url, kept);
     }
-    var response = await fetch(url, { cache: "no-cache" });
+    // The list says this file changed: fetch it whole, never revalidated (a host's Last-Modified
+    // has one-second steps, so a redeploy within the second would answer 304 with the old bytes).
+    var response = await fetch(url, { cache: "reload" });
     if (!response.ok) throw new Error("ltrain: could not keep " + url + " offline (" + response.status + ")");
     return cache.put(url, response);
   }));

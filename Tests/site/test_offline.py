@@ -181,3 +181,48 @@ def test_offline_false_writes_no_worker_files_and_links_none(tmp_path):
     assert (built / "icons" / "icon-192.png").exists(), "the page's icon is not an offline file"
     page = (built / "stations" / "union-square.html").read_text()
     assert "data-service-worker" not in page and 'rel="manifest"' not in page
+
+
+def test_a_page_left_open_is_offered_every_redeploy(hosted):
+    """Ten redeploys, with the page left open between them: each time the page is shown again
+    (visibilitychange), or another page is opened, it learns of the new version and offers it.
+    The reader accepts only every third time: Reload then shows the newest version, not the one
+    the notice first appeared for (that worker was replaced by the next redeploy)."""
+    site, public, host, driver = hosted
+    set_viewport(driver, 390, 844)
+    driver.get(host.url + "stations/union-square.html")
+    wait_for_worker(driver)
+    station = site / "content" / "stations" / "03-union-square.md"
+    original = station.read_text()
+    for redeploy in range(1, 11):
+        # The test server's Last-Modified counts whole seconds, and the browser revalidates the
+        # worker's files with it: two redeploys within one second would look like one.
+        time.sleep(1.05)
+        mark = f"Redeploy number {redeploy}."
+        station.write_text(re.sub(r"^summary: .*$", f"summary: {mark}", original, count=1, flags=re.M))
+        rebuilt = build_site(site)
+        shutil.rmtree(public)
+        shutil.copytree(rebuilt, public)
+        if redeploy % 2:
+            # The reader comes back to the open page: it checks for a new version.
+            driver.execute_script("document.dispatchEvent(new Event('visibilitychange'))")
+        else:
+            # The reader opens the page again: the browser checks as it loads.
+            driver.get(host.url + "stations/union-square.html")
+        assert mark not in driver.page_source, "the page is never swapped unasked"
+        notice = WebDriverWait(driver, 20).until(
+            lambda d: d.find_elements(By.CSS_SELECTOR, ".update-notice"), f"no notice after redeploy {redeploy}")[0]
+        if redeploy % 3 == 0 or redeploy == 10:
+            # Make sure the browser has this redeploy's worker (its own check after a page load
+            # may come a moment later) and that it has finished installing: it replaced the one
+            # the notice appeared for.
+            WebDriverWait(driver, 20).until(lambda d: d.execute_async_script("""
+                const done = arguments[arguments.length - 1];
+                navigator.serviceWorker.getRegistration().then(r => r.update().then(() => r))
+                    .then(r => done(!!r.waiting && !r.installing), () => done(false));
+            """))
+            notice.find_element(By.TAG_NAME, "button").click()
+            WebDriverWait(driver, 20).until(lambda d: mark in d.page_source, f"redeploy {redeploy} was not shown")
+            WebDriverWait(driver, 20).until(lambda d: d.execute_script(
+                "return document.readyState === 'complete' && !!navigator.serviceWorker.controller"
+                " && !document.querySelector('.update-notice')"))
