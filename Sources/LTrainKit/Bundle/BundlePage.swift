@@ -22,10 +22,27 @@ struct BundlePage {
         let (bodyAttributes, content) = body()
         let kind = attribute("data-page", in: bodyAttributes) ?? ""
         let classes = attribute("class", in: bodyAttributes) ?? ""
-        var section = "<section id=\"\(id)\" class=\"bundle-page \(classes)\" data-page=\"\(kind)\">\n"
-        section += rewriteTags(in: content) { name, value in rewrite(name, value, pages: pages, files: files) }
-        section += "</section>\n"
+        // A <div>, not a <section>: the page's own header and main stay its banner and main
+        // landmarks. Every page but the index is `hidden`, so one main is visible to a reader
+        // without CSS; the bundle's CSS shows the page targeted, hidden or not.
+        var section = "<div id=\"\(id)\" class=\"bundle-page \(classes)\" data-page=\"\(kind)\""
+        if let title = documentTitle() { section += " data-title=\"\(title)\"" }
+        section += id == "index" ? ">\n" : " hidden>\n"
+        var body = rewriteTags(in: content) { name, value in rewrite(name, value, pages: pages, files: files) }
+        // Its main, too: HTML counts the mains without `hidden` of their own.
+        if id != "index", let main = body.range(of: "<main") { body.replaceSubrange(main, with: "<main hidden") }
+        section += body
+        section += "</div>\n"
         return section
+    }
+
+    /// The page's `<title>` as written (already escaped, quotes too), for the tab's title.
+    private func documentTitle() -> String? {
+        guard let open = html.range(of: "<title>"), let close = html[open.upperBound...].range(of: "</title>") else {
+            return nil
+        }
+        let title = html[open.upperBound..<close.lowerBound]
+        return title.contains("\"") ? nil : String(title)
     }
 
     /// The `<body …>` tag's attributes and what the body holds.

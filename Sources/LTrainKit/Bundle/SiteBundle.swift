@@ -172,6 +172,7 @@ public enum SiteBundle {
         /* The bundle: one page at a time, the one targeted (or holding the target); the index first. */
         .bundle-page { display: none; }
         .bundle-page:target, .bundle-page:has(:target) { display: block; }
+        :where(.bundle-page main[hidden]) { display: block; }
         body:not(:has(.bundle-page:target, .bundle-page :target)) #index { display: block; }
         </style>
         </head>
@@ -182,8 +183,10 @@ public enum SiteBundle {
 
     static let tail = """
         <script>
-        // Progressive enhancement: ← and → walk the line (mirrored right to left), Escape is Done,
-        // on the page shown.
+        // Progressive enhancement, as on the site: ← and → walk the line (mirrored right to left),
+        // Escape is Done, on the page shown; Back and Done go back in history when they lead to
+        // the previous entry (so the phone's Back never reopens a sheet); the tab's title follows
+        // the page shown.
         (function () {
           "use strict";
           function shown() {
@@ -191,6 +194,53 @@ public enum SiteBundle {
               (document.querySelector(":target") && document.querySelector(":target").closest(".bundle-page"));
             return target || document.getElementById("index");
           }
+          function page(hash) {
+            return !hash || hash === "#" ? "#index" : hash;
+          }
+          // The hashes walked, for browsers without the Navigation API.
+          var trail = [page(window.location.hash)];
+          function previousHash() {
+            var navigation = window.navigation;
+            if (navigation && navigation.currentEntry && typeof navigation.entries === "function") {
+              var entries = navigation.entries();
+              var index = navigation.currentEntry.index;
+              if (index > 0 && entries[index - 1]) return page(new URL(entries[index - 1].url).hash);
+              if (entries.length > 1) return null;
+            }
+            return trail.length > 1 ? trail[trail.length - 2] : null;
+          }
+          // The page shown is the one not hidden (its main too), so assistive technology finds one
+          // banner and one main, and the tab's title is its title.
+          function showTitle() {
+            var current = shown();
+            var pages = document.querySelectorAll(".bundle-page");
+            for (var i = 0; i < pages.length; i++) {
+              var main = pages[i].querySelector("main");
+              pages[i].hidden = pages[i] !== current;
+              if (main) main.hidden = pages[i] !== current;
+            }
+            document.title = current.getAttribute("data-title") || document.title;
+          }
+          window.addEventListener("hashchange", function () {
+            var hash = page(window.location.hash);
+            if (trail.length > 1 && trail[trail.length - 2] === hash) trail.pop(); else trail.push(hash);
+            showTitle();
+          });
+          // The fragment a file is opened with is targeted once the document has loaded.
+          window.addEventListener("load", showTitle);
+          showTitle();
+          function go(link) {
+            var target = page(link.getAttribute("href"));
+            if (link.hasAttribute("data-back") && previousHash() === target) window.history.back();
+            else window.location.hash = target;
+          }
+          document.addEventListener("click", function (event) {
+            if (event.defaultPrevented || event.button !== 0 || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+            var link = event.target && event.target.closest ? event.target.closest("a[data-back]") : null;
+            if (!link || previousHash() !== page(link.getAttribute("href"))) return;
+            event.preventDefault();
+            window.history.back();
+          });
           document.addEventListener("keydown", function (event) {
             if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
             var tag = event.target && event.target.tagName ? event.target.tagName.toLowerCase() : "";
@@ -204,7 +254,7 @@ public enum SiteBundle {
             if (kind === "info" && event.key === "Escape") link = page.querySelector("a.done");
             if (link) {
               event.preventDefault();
-              window.location.hash = link.getAttribute("href");
+              go(link);
             }
           });
         })();
