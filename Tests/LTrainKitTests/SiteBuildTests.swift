@@ -75,7 +75,9 @@ import Testing
             let html = try String(contentsOfFile: folder + "/" + page, encoding: .utf8)
             for match in HTML.matches(#"(href|src)="([^"]*)""#, in: html) {
                 let link = match[2]
-                if link.hasPrefix("https://") || link.hasPrefix("http://") || link.hasPrefix("mailto:") { continue }
+                if link.hasPrefix("https://") || link.hasPrefix("http://") || link.hasPrefix("mailto:") || link.hasPrefix("data:") {
+                    continue
+                }
                 #expect(!link.hasPrefix("/"), "\(page): \(link) is root-absolute")
                 let path = String(link.split(separator: "#", omittingEmptySubsequences: false)[0])
                 if path.isEmpty { continue }
