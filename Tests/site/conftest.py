@@ -182,5 +182,13 @@ def http_site(default_site, tmp_path_factory):
     server.server_close()
 
 
+def axe_results(driver):
+    """axe-core's results for the page open in `driver`."""
+    from axe_selenium_python import Axe
+    axe = Axe(driver)
+    axe.inject()
+    return axe.run()
+
+
 def file_url(folder: pathlib.Path, page: str) -> str:
     return (folder / page).as_uri()

@@ -9,7 +9,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.common.action_chains import ActionChains
 
-from conftest import REPO, copy_site, run_ltrain
+from conftest import REPO, axe_results, copy_site, run_ltrain
 from test_browser import STATIONS, ROWS, set_viewport
 
 
@@ -178,7 +178,6 @@ def test_the_bundle_is_valid_html_with_one_visible_main(bundle):
 
 @pytest.mark.parametrize("fragment", ["", "#stations-union-square", "#info-union-square", "#checklists-check-one"])
 def test_axe_finds_every_page_of_the_bundle_in_its_landmarks(browser, bundle, fragment):
-    from axe_selenium_python import Axe
     set_viewport(browser, 390, 844)
     browser.get(bundle.as_uri() + fragment)
     # One page shown, in its own landmarks: one main and one banner not hidden, both displayed.
@@ -187,9 +186,7 @@ def test_axe_finds_every_page_of_the_bundle_in_its_landmarks(browser, bundle, fr
         return [[...document.querySelectorAll('main')].filter(shown).length,
                 [...document.querySelectorAll('.bundle-page > .app > header, .bundle-page .sheet > header')]
                     .filter(shown).length];""") == [1, 1]
-    axe = Axe(browser)
-    axe.inject()
-    results = axe.run()
+    results = axe_results(browser)
     # axe-core 3.1 (bundled by axe-selenium-python) counts the mains and banners of hidden pages
     # too; the two rules are checked above instead, until the suite moves to axe-core 4.9
     # (issue 28).

@@ -11,9 +11,8 @@ import re
 import shutil
 
 import pytest
-from axe_selenium_python import Axe
 
-from conftest import FIXTURES, build_site, new_driver
+from conftest import FIXTURES, axe_results, build_site, new_driver
 from test_browser import set_viewport
 
 WIDTHS = [320, 375, 390, 768, 1024, 1440]
@@ -185,8 +184,6 @@ def test_a_back_title_that_fits_is_shown_and_one_that_does_not_becomes_the_back_
 def test_axe_finds_no_violation_with_long_labels(browser, ubahn_site, page):
     set_viewport(browser, 320, 800)
     browser.get((ubahn_site / page).as_uri())
-    axe = Axe(browser)
-    axe.inject()
-    results = axe.run()
+    results = axe_results(browser)
     assert [v["id"] for v in results["violations"]] == []
     assert results["passes"]

@@ -5,9 +5,8 @@ import shutil
 import subprocess
 
 import pytest
-from axe_selenium_python import Axe
 
-from conftest import ARTIFACTS
+from conftest import ARTIFACTS, axe_results
 from test_browser import PAGES, set_viewport
 
 
@@ -17,9 +16,7 @@ def test_axe_finds_no_serious_or_critical_violations(browser, default_site, page
     set_viewport(browser, 390, 844, dark=dark)
     browser.get((default_site / page).as_uri())
     assert browser.execute_script("return matchMedia('(prefers-color-scheme: dark)').matches") == dark
-    axe = Axe(browser)
-    axe.inject()
-    results = axe.run()
+    results = axe_results(browser)
     serious = [
         f"{violation['id']} ({violation['impact']}): {violation['help']} — "
         + "; ".join(node["target"][0] for node in violation["nodes"][:3])
@@ -65,9 +62,7 @@ def test_screenshots_of_every_page_kind(browser, default_site, width, height, da
 def test_axe_finds_nothing_serious_on_the_fixture_site_in_another_language(browser, passeio_site, page):
     set_viewport(browser, 390, 844)
     browser.get((passeio_site / page).as_uri())
-    axe = Axe(browser)
-    axe.inject()
-    results = axe.run()
+    results = axe_results(browser)
     serious = [v["id"] for v in results["violations"] if v["impact"] in ("serious", "critical")]
     assert serious == []
     assert results["passes"]

@@ -6,12 +6,11 @@ map, checklists and the info sheet read right to left, and the single file does 
 import re
 
 import pytest
-from axe_selenium_python import Axe
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
-from conftest import FIXTURES, copy_site, run_ltrain
+from conftest import FIXTURES, axe_results, copy_site, run_ltrain
 from test_browser import set_viewport, h1
 
 STATIONS = ["הר הרצל", "התחנה המרכזית", "יפו מרכז", "העירייה"]
@@ -139,9 +138,7 @@ def test_the_strip_map_spans_its_card_left_to_right(browser, default_site):
 def test_axe_finds_no_violation_right_to_left(browser, rakevet_site, page):
     set_viewport(browser, 390, 844)
     browser.get((rakevet_site / page).as_uri())
-    axe = Axe(browser)
-    axe.inject()
-    results = axe.run()
+    results = axe_results(browser)
     assert [v["id"] for v in results["violations"]] == []
     assert results["passes"]
 

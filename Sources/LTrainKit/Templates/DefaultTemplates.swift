@@ -363,14 +363,13 @@ enum DefaultTemplates {
       var label = labels[i];
       if (!label.hasAttribute("data-full-label")) label.setAttribute("data-full-label", label.textContent);
       label.textContent = label.getAttribute("data-full-label");
-      // It fits when it stands on one line and leaves the page's title room for its longest word
-      // (.measuring lets that word overflow instead of breaking), and nothing leaves the bar.
+      // It fits when it stands on one line, leaves the page's title room for its longest word,
+      // and nothing leaves the bar.
       var bar = label.closest(".bar");
-      var title = bar ? bar.querySelector("h1") : null;
-      if (bar) bar.classList.add("measuring");
-      var fits = label.getBoundingClientRect().height < parseFloat(window.getComputedStyle(label).lineHeight) * 1.5 &&
-        (!title || title.scrollWidth <= title.clientWidth + 1) && (!bar || bar.scrollWidth <= bar.clientWidth + 1);
-      if (bar) bar.classList.remove("measuring");
+      var fits = textLines(label) <= 1 && (!bar || whileMeasuring(bar, function () {
+        var title = bar.querySelector("h1");
+        return (!title || title.scrollWidth <= title.clientWidth + 1) && bar.scrollWidth <= bar.clientWidth + 1;
+      }));
       if (!fits) label.textContent = label.getAttribute("data-short-label");
     }
   }
@@ -384,11 +383,18 @@ enum DefaultTemplates {
   function labelOf(button) {
     return button.querySelector(".back-label") || button;
   }
-  function barIsCrowded(bar, title) {
+  // `measure()` with the bar's title set to overflow rather than break a word (.measuring), so a
+  // word too wide for it shows as overflow.
+  function whileMeasuring(bar, measure) {
     bar.classList.add("measuring");
-    var broken = title.scrollWidth > title.clientWidth + 1;
-    bar.classList.remove("measuring");
-    if (broken) return true;
+    try {
+      return measure();
+    } finally {
+      bar.classList.remove("measuring");
+    }
+  }
+  function barIsCrowded(bar, title) {
+    if (whileMeasuring(bar, function () { return title.scrollWidth > title.clientWidth + 1; })) return true;
     var buttons = bar.querySelectorAll(".bar-side .bar-button");
     for (var i = 0; i < buttons.length; i++) if (textLines(labelOf(buttons[i])) > 2) return true;
     return false;
