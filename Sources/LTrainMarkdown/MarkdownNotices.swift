@@ -27,9 +27,11 @@ public struct MarkdownNotice: Sendable, Equatable {
         let what: String
         switch kind {
         case .table:
-            what = "tables are not CommonMark: this one shows as a paragraph of text with its '|' and '---'"
+            what = "tables are not CommonMark: this one shows as one paragraph, its rows run together with every '|' in them"
         case .footnote:
-            what = "footnotes are not CommonMark: '[^…]: …' is read as a link definition, and each '[^…]' as a link to it"
+            what =
+                "footnotes are not CommonMark: each '[^…]' shows as typed, and each note as a paragraph of its own "
+                + "(a note of one word or URL does not show at all)"
         case .strikethrough:
             what = "'~~strikethrough~~' is not CommonMark: the tildes show as they are"
         case .taskListItem:

@@ -126,6 +126,22 @@ public struct BuildFailure: Error, Sendable, CustomStringConvertible {
     public var description: String {
         diagnostics.map(\.description).joined(separator: "\n")
     }
+
+    /// This failure with `warnings` said after its own warnings: a stage that fails late still
+    /// reports what the earlier stages found.
+    public func adding(warnings: [Diagnostic]) -> BuildFailure {
+        adding(BuildFailure(warnings, errorCount: 0))
+    }
+
+    /// This failure and `other`: every error first (this one's, then the other's), then every
+    /// warning, each said once.
+    public func adding(_ other: BuildFailure) -> BuildFailure {
+        var seen: Set<String> = []
+        let all = (diagnostics + other.diagnostics).filter { seen.insert($0.description).inserted }
+        let errors = all.filter { $0.severity == .error }
+        let warnings = all.filter { $0.severity == .warning }
+        return BuildFailure(errors + warnings, errorCount: errorCount + other.errorCount)
+    }
 }
 
 /// Collects diagnostics, so one broken build reports every problem at once. At most `limit`

@@ -14,6 +14,34 @@ import Testing
         }
     }
 
+    /// Each warning says what the page will show: the claims of its text, checked on the HTML
+    /// the same Markdown renders to (smart punctuation on, as a site has it by default).
+    @Test func eachWarningSaysWhatThePageShows() {
+        func page(_ text: String) -> (html: String, message: String) {
+            let rendered = Markdown.render(text)
+            return (rendered.html, rendered.notices.first?.message ?? "no notice")
+        }
+        let table = page("| Line | To |\n|---|:--|\n| L | Canarsie |\n")
+        #expect(table.message.contains("one paragraph, its rows run together with every '|'"))
+        #expect(table.html.components(separatedBy: "<p>").count == 2 && !table.html.contains("<table"))
+        #expect(table.html.components(separatedBy: "|").count - 1 == 9, "every '|' shows")
+        let footnotes = page("Old.[^1] New.[^2]\n\n[^1]: Opened in 1924.\n\n[^2]: note\n")
+        #expect(footnotes.message.contains("each '[^…]' shows as typed, and each note as a paragraph of its own"))
+        #expect(footnotes.message.contains("a note of one word or URL does not show at all"))
+        #expect(footnotes.html.contains("Old.[^1] New.[^2]") && !footnotes.html.contains("<a"))
+        #expect(footnotes.html.contains("<p>[^1]: Opened in 1924.</p>"))
+        #expect(!footnotes.html.contains("note"))
+        let strike = page("Was ~~closed~~.\n")
+        #expect(strike.message.contains("the tildes show as they are") && strike.html.contains("~~closed~~"))
+        let tasks = page("- [ ] Water\n- [x] Hat\n")
+        #expect(tasks.message.contains("'[ ]' and '[x]' show as text, with no check box"))
+        #expect(tasks.html.contains("[ ] Water") && tasks.html.contains("[x] Hat") && !tasks.html.contains("<input"))
+        let bare = page("See https://mta.info today.\n")
+        #expect(bare.message.contains("it shows as plain text") && bare.html.contains("https://mta.info") && !bare.html.contains("<a"))
+        let raw = page("A <b>bold</b> word.\n")
+        #expect(raw.message.contains("raw HTML is omitted") && !raw.html.contains("<b>") && !raw.html.contains("bold</b>"))
+    }
+
     @Test func aGitHubTableIsFoundAtItsFirstRow() {
         #expect(found("Intro.\n\n| Line | Colour |\n|------|:------:|\n| L | grey |\n") == ["table 3:1"])
         #expect(found("Line | Colour\n--- | ---\nL | grey\n") == ["table 1:1"])
@@ -82,9 +110,9 @@ import Testing
             // The footnote's reference stays the text it was written as: no link to 'note' to break.
             let report = try site.build()
             #expect(report.warnings.map { $0.description.replacingOccurrences(of: site.root + "/", with: "") } == [
-                "content/stations/03-union-square.md:6:1: warning: tables are not CommonMark: this one shows as a paragraph of text with its '|' and '---'\n  hint: write the rows as a list, or (with unsafe_html: true in index.md) as an HTML <table>",
+                "content/stations/03-union-square.md:6:1: warning: tables are not CommonMark: this one shows as one paragraph, its rows run together with every '|' in them\n  hint: write the rows as a list, or (with unsafe_html: true in index.md) as an HTML <table>",
                 "content/stations/03-union-square.md:10:5: warning: '~~strikethrough~~' is not CommonMark: the tildes show as they are\n  hint: write <del>…</del> with unsafe_html: true in index.md, or reword it",
-                "content/stations/03-union-square.md:10:16: warning: footnotes are not CommonMark: '[^…]: …' is read as a link definition, and each '[^…]' as a link to it (1 more in this file)\n  hint: write the note in the text, in parentheses, or link to a heading: [see below](#notes)",
+                "content/stations/03-union-square.md:10:16: warning: footnotes are not CommonMark: each '[^…]' shows as typed, and each note as a paragraph of its own (a note of one word or URL does not show at all) (1 more in this file)\n  hint: write the note in the text, in parentheses, or link to a heading: [see below](#notes)",
                 "content/checklists/pack.md:4:3: warning: task-list items are not CommonMark: '[ ]' and '[x]' show as text, with no check box (1 more in this file)\n  hint: write the rows without '[ ]': every row of a checklist can be ticked already",
             ])
         }

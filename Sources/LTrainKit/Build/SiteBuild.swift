@@ -190,11 +190,26 @@ public struct PreparedSite: Sendable {
         }
         for name in library.names {
             for reference in library.references(in: name) where !library.contains(reference.name) {
+                let nearest = NearestName.hint(for: reference.name, among: library.names)
                 log.report(
                     .error(
-                        "template '\(reference.name)' is included here but does not exist",
+                        "template '\(reference.name)' is included here but does not exist\(nearest)",
                         path: templates.displayPaths[name] ?? name, at: reference.location,
                         hint: "create \(joinPath(templatesDirectory, "\(reference.name).mustache")) or fix the name"))
+            }
+        }
+        // A template no page reaches (through partials and parents) is a misspelt page template or
+        // a partial nobody includes: silent otherwise. Unknowable when a template names one by a value.
+        let pages = PageRenderer.pageTemplates + ["404"]
+        let reached = Set(pages.flatMap { library.includedTemplates(from: $0) })
+        if !reached.contains(where: { library.contains($0) && library.hasDynamicReferences(in: $0) }) {
+            for name in library.names.sorted() where !reached.contains(name) && templates.displayPaths[name] != nil {
+                let nearest = NearestName.hint(for: name, among: reached)
+                log.report(
+                    .warning(
+                        "no page uses the template '\(name)'\(nearest)", path: templates.displayPaths[name],
+                        hint: "pages are made from \(pages.map { "\($0).mustache" }.joined(separator: ", ")) and what they "
+                            + "include with {{>name}} or {{<name}}; rename this file, include it, or remove it"))
             }
         }
         for cycle in library.unconditionalCycles() {
@@ -266,9 +281,15 @@ public enum SiteBuild {
         let start = DispatchTime.now()
         var clock = PhaseClock(enabled: options.reportsTimings)
         let startedAt = SourceSnapshot.now()
-        let output = try OutputFolder(
-            path: options.outputDirectory, protecting: [options.contentDirectory, options.templatesDirectory],
-            force: options.force)
+        let output: OutputFolder
+        do throws(BuildFailure) {
+            output = try OutputFolder(
+                path: options.outputDirectory, protecting: [options.contentDirectory, options.templatesDirectory],
+                force: options.force)
+        } catch {
+            // Nothing can be written, but the site is still read: every other problem is said too.
+            throw failure(error, withProblemsOf: options)
+        }
         // This build's snapshot of its sources, for the next build; when the output records none
         // to compare with, it is taken once the build is done, and only if it will be recorded: a
         // build with warnings is never skipped on stamps alone, so for such a site it is not taken.
@@ -325,10 +346,20 @@ public enum SiteBuild {
         }
 
         // Execute, then commit.
-        let result = try render(prepared, into: output, jobs: options.jobs, progress: options.progress, clock: &clock)
+        let result: RenderResult
+        do throws(BuildFailure) {
+            result = try render(prepared, into: output, jobs: options.jobs, progress: options.progress, clock: &clock)
+        } catch {
+            // The render stopped (a broken link, a template error): its notices are looked for now.
+            throw error.adding(warnings: noticesAdded(to: prepared, found: []))
+        }
         // The notices each rendered text held, and those of the texts of kept pages.
         let warnings = noticesAdded(to: prepared, found: result.notices)
-        if prepared.site.offline { try writeOfflineList(prepared, into: output) }
+        do throws(BuildFailure) {
+            if prepared.site.offline { try writeOfflineList(prepared, into: output) }
+        } catch {
+            throw error.adding(warnings: warnings)
+        }
         output.record(siteURL: prepared.renderer.site.baseURL)
         // A build with warnings is never skipped on stamps alone: its warnings are shown every time.
         if warnings.isEmpty && snapshotsLater { snapshot = sourceSnapshot(options, startedAt: startedAt) }
@@ -338,13 +369,31 @@ public enum SiteBuild {
                     snapshot: snapshot.hash, stations: counts.stations, infoPages: counts.infoPages,
                     checklists: counts.checklists))
         }
-        let summary = try output.commit()
+        let summary: OutputFolder.Summary
+        do throws(BuildFailure) {
+            summary = try output.commit()
+        } catch {
+            throw error.adding(warnings: warnings)
+        }
         committed = true
         clock.lap("commit")
         if !options.releasesMemory { ProcessLifetime.keep(result.pageChecks) }
         return report(
             counts, files: result.fileCount + (prepared.site.offline ? 1 : 0), rendered: result.rendered, summary: summary, warnings: warnings,
             externalLinks: result.externalLinks)
+    }
+
+    /// `failure` (the output folder refused) with every problem of the site itself: its errors
+    /// after the folder's, then its warnings.
+    static func failure(_ failure: BuildFailure, withProblemsOf options: BuildOptions) -> BuildFailure {
+        do throws(BuildFailure) {
+            let prepared = try PreparedSite.prepare(
+                content: options.contentDirectory, templates: options.templatesDirectory,
+                templatesRequired: options.templatesRequired, settings: buildSettings(options))
+            return failure.adding(warnings: noticesAdded(to: prepared, found: []))
+        } catch {
+            return failure.adding(error)
+        }
     }
 
     /// The site's warnings with the notice warnings of its texts (`found` by a render, the others

@@ -298,6 +298,16 @@ public enum LinkChecker {
         guard FileSystem.kind(of: folder, followingLinks: true) == .directory else {
             return ([.error("the folder to check does not exist", path: folder, hint: "build the site first, or name it with --output DIR")], [])
         }
+        // A folder ltrain did not write (content/, another tool's output) would pass with nothing checked.
+        guard FileSystem.kind(of: joinPath(folder, Manifest.fileName), followingLinks: true) == .file else {
+            return (
+                [
+                    .error(
+                        "this folder holds no site built by ltrain (it has no \(Manifest.fileName))", path: folder,
+                        hint: "name the folder ltrain build wrote (by default _site), or build the site first")
+                ], []
+            )
+        }
         let files = FileSystem.filesBelow(folder).filter { $0 != Manifest.fileName }
         // The base URL the site was built for, from ltrain's manifest, if it has one.
         let siteURL = (try? FileSystem.read(joinPath(folder, Manifest.fileName), limit: 1_048_576))
