@@ -19,7 +19,7 @@ enum Command {
           ltrain check [DIR | --output DIR] [--verbose]
           ltrain bundle [--content DIR] [--templates DIR] [--output FILE]
           ltrain new station TITLE [--after STATION] [--content DIR]
-          ltrain new checklist TITLE [--content DIR]
+          ltrain new checklist TITLE [--choose one|many] [--content DIR]
           ltrain init DIR
           ltrain help [COMMAND] | --help | --version
 
@@ -31,7 +31,10 @@ enum Command {
           new     write a new station or checklist file
           init    write a starter site into a new folder
 
-        'ltrain help COMMAND' or 'ltrain COMMAND --help' prints a command's options.
+        'ltrain help COMMAND' or 'ltrain COMMAND --help' prints a command's options. Options take
+        their value as '--output DIR' or '--output=DIR'; -o, -c, -t, -p, -q and -v are short for
+        --output, --content, --templates, --port, --quiet and --verbose. Every command finds the
+        site from any folder inside it.
         """
 
     /// One command's own help: `ltrain help build` and `ltrain build --help` print it.
@@ -47,37 +50,38 @@ enum Command {
             Usage: ltrain build [--content DIR] [--templates DIR] [--output DIR] [--base-url URL] [--drafts]
                                 [--force] [--jobs N] [--quiet | --verbose]
 
-              --content DIR     the site's Markdown (default: content)
-              --templates DIR   Mustache templates and theme files over the built-in ones
-                                (default: templates, when that folder exists)
-              --output DIR      where the site is written (default: _site)
-              --base-url URL    where the site is published: adds sitemap.xml, robots.txt and
-                                canonical links (default: base_url in content/index.md, if any)
-              --drafts          include stations and checklists marked draft: true
-              --force           replace an output folder that holds files ltrain did not write
-              --jobs N          pages rendered at once (default: number of cores)
-              --quiet, -q       print only problems
-              --verbose, -v     also print phase timings and the external links found
+              -c, --content DIR     the site's Markdown (default: content)
+              -t, --templates DIR   Mustache templates and theme files over the built-in ones
+                                    (default: templates, when that folder exists)
+              -o, --output DIR      where the site is written (default: _site)
+              --base-url URL        where the site is published: adds sitemap.xml, robots.txt and
+                                    canonical links (default: base_url in content/index.md, if any)
+              --drafts              include stations and checklists marked draft: true
+              --force               replace an output folder that holds files ltrain did not write
+              --jobs N              pages rendered at once (default: number of cores)
+              -q, --quiet           print only problems
+              -v, --verbose         also print phase timings and the external links found
             """),
         Help(name: "serve", text: """
             ltrain serve: previews the site from memory, rebuilding and reloading the page on every save.
 
             Usage: ltrain serve [--content DIR] [--templates DIR] [--port 8000] [--host 127.0.0.1] [--open] [--drafts]
 
-              --content DIR     the site's Markdown (default: content)
-              --templates DIR   Mustache templates and theme files (default: templates, when it exists)
-              --port N          the port to listen on; 0 picks a free one (default: 8000)
-              --host ADDRESS    the address to listen on (default: 127.0.0.1, this machine only)
-              --open            open the site in the default browser
-              --drafts          include stations and checklists marked draft: true
+              -c, --content DIR     the site's Markdown (default: content)
+              -t, --templates DIR   Mustache templates and theme files (default: templates, when it exists)
+              -p, --port N          the port to listen on; 0 picks a free one (default: 8000)
+              --host ADDRESS        the address to listen on (default: 127.0.0.1, this machine only)
+              --open                open the site in the default browser
+              --drafts              include stations and checklists marked draft: true
             """),
         Help(name: "check", text: """
             ltrain check: checks that every link and fragment in a built site resolves.
 
             Usage: ltrain check [DIR | --output DIR] [--verbose]
 
-              DIR, --output DIR the built site (default: _site)
-              --verbose, -v     list the external links found (they are counted, never fetched)
+              DIR, -o, --output DIR
+                                    the built site (default: _site)
+              -v, --verbose         list the external links found (they are counted, never fetched)
             """),
         Help(name: "bundle", text: """
             ltrain bundle: writes the whole site as one self-contained HTML file (pages, style,
@@ -85,20 +89,23 @@ enum Command {
 
             Usage: ltrain bundle [--content DIR] [--templates DIR] [--output FILE]
 
-              --content DIR     the site's Markdown (default: content)
-              --templates DIR   Mustache templates and theme files (default: templates, when it exists)
-              --output FILE     the file to write (default: the site title's slug, e.g. l-train.html)
+              -c, --content DIR     the site's Markdown (default: content)
+              -t, --templates DIR   Mustache templates and theme files (default: templates, when it exists)
+              -o, --output FILE     the file to write (default: the site title's slug, e.g. l-train.html,
+                                    in the site's folder)
             """),
         Help(name: "new", text: """
             ltrain new: writes a new station or checklist file, from any folder inside the site.
 
             Usage: ltrain new station TITLE [--after STATION] [--content DIR]
-                   ltrain new checklist TITLE [--content DIR]
+                   ltrain new checklist TITLE [--choose one|many] [--content DIR]
 
-              --after STATION   place the station after this one (its slug or its title) instead of
-                                at the east end
-              --content DIR     the site's Markdown (default: the content/ folder of the site this
-                                folder is in: the nearest folder up that holds content/index.md)
+              --after STATION       place the station after this one (its slug or its title) instead of
+                                    at the east end
+              --choose one|many     a checklist whose readers check one row at most (the default)
+                                    or any number of rows; the file's choose: line says which
+              -c, --content DIR     the site's Markdown (default: the content/ folder of the site this
+                                    folder is in: the nearest folder up that holds content/index.md)
             """),
         Help(name: "init", text: """
             ltrain init: writes a starter site (two stations, a checklist, the default templates).
@@ -198,32 +205,87 @@ enum Command {
         return 0
     }
 
-    /// Splits `--option value` pairs and flags from positional words, for one command.
+    /// The options (taking a value) and flags of each command, by their long names.
+    static let optionsOf: [String: (options: Set<String>, flags: Set<String>)] = [
+        "build": (["--content", "--templates", "--output", "--jobs", "--base-url"], ["--force", "--quiet", "--verbose", "--drafts"]),
+        "serve": (["--content", "--templates", "--port", "--host"], ["--open", "--drafts"]),
+        "check": (["--output"], ["--verbose"]),
+        "bundle": (["--content", "--templates", "--output"], []),
+        "new": (["--after", "--content", "--choose"], []),
+        "init": ([], []),
+    ]
+
+    /// The short options, each the same as its long one.
+    static let shortOptions = [
+        "-o": "--output", "-c": "--content", "-t": "--templates", "-p": "--port", "-q": "--quiet", "-v": "--verbose",
+    ]
+
+    /// Splits options and flags from positional words, for one command, as git and cargo do:
+    /// `--option value`, `--option=value`, the short options, and `--` before words that start with '-'.
     struct Arguments {
         var values: [String: String] = [:]
         var flags: Set<String> = []
         var words: [String] = []
 
-        init(
-            _ arguments: [String], command: String, options: Set<String>, flags allowedFlags: Set<String>
-        ) throws(UsageError) {
+        init(_ arguments: [String], command: String) throws(UsageError) {
+            let (options, allowedFlags) = Command.optionsOf[command] ?? ([], [])
             var rest = arguments[...]
             while let argument = rest.popFirst() {
-                if options.contains(argument) {
-                    guard let value = rest.popFirst(), !value.hasPrefix("--") else {
+                if argument == "--" {
+                    words += rest
+                    break
+                }
+                guard argument.hasPrefix("-"), argument != "-" else {
+                    words.append(argument)
+                    continue
+                }
+                var name = argument
+                var attached: String?
+                if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                    name = String(argument[..<equals])
+                    attached = String(argument[argument.index(after: equals)...])
+                }
+                name = Command.shortOptions[name] ?? name
+                if options.contains(name) {
+                    if let attached {
+                        values[name] = attached
+                    } else if let value = rest.popFirst(), !value.hasPrefix("-") || value == "-" {
+                        values[name] = value
+                    } else {
                         throw UsageError(message: "\(argument) needs a value", command: command)
                     }
-                    values[argument] = value
-                } else if allowedFlags.contains(argument) {
-                    flags.insert(argument)
-                } else if argument.hasPrefix("-") && argument != "-" {
-                    let hint = NearestName.hint(for: argument, among: options.union(allowedFlags))
-                    throw UsageError(message: "unknown option '\(argument)' for ltrain \(command)\(hint)", command: command)
+                } else if allowedFlags.contains(name) {
+                    guard attached == nil else { throw UsageError(message: "\(name) takes no value", command: command) }
+                    flags.insert(name)
                 } else {
-                    words.append(argument)
+                    throw UsageError(message: Command.unknownOption(argument, name: name, command: command), command: command)
                 }
             }
         }
+    }
+
+    /// What to say of an option `command` does not have: which commands have it, or the nearest
+    /// option it does have.
+    static func unknownOption(_ argument: String, name: String, command: String) -> String {
+        let owners = optionsOf.filter { $0.value.options.contains(name) || $0.value.flags.contains(name) }.keys.sorted()
+        if !owners.isEmpty {
+            let list = owners.map { "ltrain \($0)" }.joined(separator: ", ")
+            return "'\(argument)' is an option of \(list), not of ltrain \(command)"
+        }
+        let own = optionsOf[command].map { $0.options.union($0.flags) } ?? []
+        let shorts = shortOptions.filter { own.contains($0.value) }.keys
+        return "unknown option '\(argument)' for ltrain \(command)\(NearestName.hint(for: name, among: own.union(shorts)))"
+    }
+
+    /// The site's root when no --content names the site: the nearest folder up that holds
+    /// content/index.md (so every command works from any folder inside a site), else this folder.
+    static func siteRoot(_ parsed: Arguments) -> String {
+        parsed.values["--content"] == nil ? Scaffold.siteRoot() ?? "" : ""
+    }
+
+    /// What a failed command says of its output: left as it was, or nothing written when there was none.
+    static func leftAsItWas(_ path: String) -> String {
+        FileSystem.kind(of: path) == .missing ? "nothing was written" : "\(path) was left as it was"
     }
 
     static func failed(_ failure: BuildFailure, what: String, then note: String = "") -> Int32 {
@@ -234,12 +296,13 @@ enum Command {
     }
 
     static func build(_ arguments: [String]) throws(UsageError) -> Int32 {
-        let parsed = try Arguments(
-            arguments, command: "build", options: ["--content", "--templates", "--output", "--jobs", "--base-url"],
-            flags: ["--force", "--quiet", "-q", "--verbose", "-v", "--drafts"])
+        let parsed = try Arguments(arguments, command: "build")
         guard parsed.words.isEmpty else { throw UsageError(message: "unexpected '\(parsed.words[0])'", command: "build") }
-        // Without --templates, ./templates is used if it exists, else the built-in templates.
-        var options = BuildOptions(templatesRequired: false)
+        // Without --templates, the site's templates/ is used if it exists, else the built-in templates.
+        let root = siteRoot(parsed)
+        var options = BuildOptions(
+            contentDirectory: root + "content", templatesDirectory: root + "templates", outputDirectory: root + "_site",
+            templatesRequired: false)
         if let content = parsed.values["--content"] { options.contentDirectory = content }
         if let templates = parsed.values["--templates"] {
             options.templatesDirectory = templates
@@ -253,8 +316,8 @@ enum Command {
         options.baseURL = parsed.values["--base-url"]
         options.force = parsed.flags.contains("--force")
         options.includeDrafts = parsed.flags.contains("--drafts")
-        let quiet = parsed.flags.contains("--quiet") || parsed.flags.contains("-q")
-        let verbose = parsed.flags.contains("--verbose") || parsed.flags.contains("-v")
+        let quiet = parsed.flags.contains("--quiet")
+        let verbose = parsed.flags.contains("--verbose")
         if verbose { options.reportsTimings = true }
         let bar = ProgressBar(enabled: !quiet && isatty(1) == 1)
         options.progress = { done, total in bar.update(done, total) }
@@ -271,15 +334,17 @@ enum Command {
             return 0
         } catch {
             bar.finish()
-            return failed(error, what: "build", then: "; \(options.outputDirectory) was left as it was")
+            return failed(error, what: "build", then: "; \(leftAsItWas(options.outputDirectory))")
         }
     }
 
     static func serve(_ arguments: [String]) throws(UsageError) -> Int32 {
-        let parsed = try Arguments(
-            arguments, command: "serve", options: ["--content", "--templates", "--port", "--host"], flags: ["--open", "--drafts"])
+        let parsed = try Arguments(arguments, command: "serve")
         guard parsed.words.isEmpty else { throw UsageError(message: "unexpected '\(parsed.words[0])'", command: "serve") }
         var options = ServeOptions()
+        let root = siteRoot(parsed)
+        options.contentDirectory = root + "content"
+        options.templatesDirectory = root + "templates"
         if let content = parsed.values["--content"] { options.contentDirectory = content }
         if let templates = parsed.values["--templates"] {
             options.templatesDirectory = templates
@@ -347,14 +412,14 @@ enum Command {
     }
 
     static func check(_ arguments: [String]) throws(UsageError) -> Int32 {
-        let parsed = try Arguments(arguments, command: "check", options: ["--output"], flags: ["--verbose", "-v"])
+        let parsed = try Arguments(arguments, command: "check")
         // The folder as a word (`ltrain check _site`) or with --output, as build names it.
         guard parsed.words.count <= 1 else { throw UsageError(message: "unexpected '\(parsed.words[1])'", command: "check") }
         if let word = parsed.words.first, let option = parsed.values["--output"], word != option {
             throw UsageError(message: "name the folder once: '\(word)' or --output \(option)", command: "check")
         }
-        let folder = parsed.words.first ?? parsed.values["--output"] ?? "_site"
-        let verbose = parsed.flags.contains("--verbose") || parsed.flags.contains("-v")
+        let folder = parsed.words.first ?? parsed.values["--output"] ?? (siteRoot(parsed) + "_site")
+        let verbose = parsed.flags.contains("--verbose")
         let (diagnostics, external) = LinkChecker.checkFolder(folder)
         if verbose {
             for link in external { print("external link (not fetched): \(Diagnostic.printable(link))") }
@@ -367,25 +432,26 @@ enum Command {
     }
 
     static func bundle(_ arguments: [String]) throws(UsageError) -> Int32 {
-        let parsed = try Arguments(arguments, command: "bundle", options: ["--content", "--templates", "--output"], flags: [])
+        let parsed = try Arguments(arguments, command: "bundle")
         guard parsed.words.isEmpty else { throw UsageError(message: "unexpected '\(parsed.words[0])'", command: "bundle") }
-        let templates = parsed.values["--templates"] ?? "templates"
+        let root = siteRoot(parsed)
+        let templates = parsed.values["--templates"] ?? root + "templates"
         do {
             let report = try SiteBundle.write(
-                content: parsed.values["--content"] ?? "content", templates: templates,
-                templatesRequired: parsed.values["--templates"] != nil, output: parsed.values["--output"])
+                content: parsed.values["--content"] ?? root + "content", templates: templates,
+                templatesRequired: parsed.values["--templates"] != nil, output: parsed.values["--output"], folder: root)
             let size = ByteCountFormatter.string(fromByteCount: Int64(report.bytes), countStyle: .file)
             print(
                 "Bundled \(plural(report.stationCount, "station")), \(plural(report.infoPageCount, "info page")), "
                     + "\(plural(report.checklistCount, "checklist")) in \(Int((report.seconds * 1000).rounded())) ms → \(report.path) (\(size))")
             return 0
         } catch {
-            return failed(error, what: "bundle", then: "; \(parsed.values["--output"] ?? "the bundle") was left as it was")
+            return failed(error, what: "bundle", then: "; \(parsed.values["--output"].map(leftAsItWas) ?? "nothing was written")")
         }
     }
 
     static func new(_ arguments: [String]) throws(UsageError) -> Int32 {
-        let parsed = try Arguments(arguments, command: "new", options: ["--after", "--content"], flags: [])
+        let parsed = try Arguments(arguments, command: "new")
         guard parsed.words.count == 2 else {
             throw UsageError(message: "write ltrain new station \"Title\" or ltrain new checklist \"Title\"", command: "new")
         }
@@ -402,11 +468,19 @@ enum Command {
         do {
             switch parsed.words[0] {
             case "station":
+                guard parsed.values["--choose"] == nil else { throw UsageError(message: "--choose is for checklists", command: "new") }
                 let (path, placement) = try Scaffold.newStation(title: title, after: parsed.values["--after"], content: content)
                 print("Created \(path) \(placement)")
             case "checklist":
                 guard parsed.values["--after"] == nil else { throw UsageError(message: "--after is for stations", command: "new") }
-                print("Created \(try Scaffold.newChecklist(title: title, content: content))")
+                var choose = Checklist.Choice.one
+                if let written = parsed.values["--choose"] {
+                    guard let choice = Checklist.Choice(rawValue: written) else {
+                        throw UsageError(message: "--choose takes 'one' or 'many', not '\(written)'", command: "new")
+                    }
+                    choose = choice
+                }
+                print("Created \(try Scaffold.newChecklist(title: title, choose: choose, content: content))")
             default:
                 throw UsageError(message: "ltrain new makes a 'station' or a 'checklist', not '\(parsed.words[0])'", command: "new")
             }
@@ -422,8 +496,12 @@ enum Command {
     }
 
     static func initialise(_ arguments: [String]) throws(UsageError) -> Int32 {
-        let parsed = try Arguments(arguments, command: "init", options: [], flags: [])
-        guard parsed.words.count == 1 else { throw UsageError(message: "write ltrain init DIR", command: "init") }
+        let parsed = try Arguments(arguments, command: "init")
+        guard parsed.words.count == 1 else {
+            throw UsageError(
+                message: parsed.words.isEmpty ? "name the folder to create\nUsage: ltrain init DIR" : "unexpected '\(parsed.words[1])'\nUsage: ltrain init DIR",
+                command: "init")
+        }
         do {
             try Scaffold.initSite(at: parsed.words[0])
         } catch {

@@ -60,12 +60,18 @@ public enum Scaffold {
     /// or above it that holds `content/index.md`, as a path relative to `directory` (`content`,
     /// `../content`, `../../content`), so printed paths stay short. Nil outside any site.
     public static func contentFolder(around directory: String = ".") -> String? {
+        siteRoot(around: directory).map { $0 + "content" }
+    }
+
+    /// The nearest folder at or above `directory` that holds `content/index.md`, as a prefix
+    /// relative to `directory` (`""`, `"../"`, `"../../"`); nil outside any site.
+    public static func siteRoot(around directory: String = ".") -> String? {
         var prefix = ""
         var absolute = URL(fileURLWithPath: directory).standardizedFileURL.path
         while true {
             let candidate = joinPath(absolute, "content")
             if FileSystem.kind(of: joinPath(candidate, "index.md"), followingLinks: true) == .file {
-                return prefix + "content"
+                return prefix
             }
             guard absolute != "/" else { return nil }
             absolute = (absolute as NSString).deletingLastPathComponent
@@ -141,10 +147,21 @@ public enum Scaffold {
     }
 
     /// Writes `checklists/slug.md` with a list to fill in.
-    public static func newChecklist(title: String, content: String) throws(BuildFailure) -> String {
+    /// Writes a checklist whose rows take one choice or `many`; the file says which, in its
+    /// `choose:` line, so the author sees how to change it.
+    public static func newChecklist(
+        title: String, choose: Checklist.Choice = .one, content: String
+    ) throws(BuildFailure) -> String {
         try requireSite(content)
         let path = joinPath(joinPath(content, "checklists"), "\(try slug(for: title)).md")
-        try write("---\ntitle: \(yamlQuoted(title))\n---\nPick one.\n\n- First choice\n- Second choice\n- Third choice\n", to: path)
+        let (line, prompt) =
+            switch choose {
+            case .one: ("choose: one   # one row at most; write many to let readers check any number", "Pick one.")
+            case .many: ("choose: many  # any number of rows; write one to allow a single row", "Check all that apply.")
+            }
+        try write(
+            "---\ntitle: \(yamlQuoted(title))\n\(line)\n---\n\(prompt)\n\n- First choice\n- Second choice\n- Third choice\n",
+            to: path)
         return path
     }
 

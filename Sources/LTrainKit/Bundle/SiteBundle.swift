@@ -25,15 +25,16 @@ public enum SiteBundle {
     }
 
     /// Builds the bundle of the site in `content` (with `templates`) into `output`, atomically: a
-    /// failure leaves any previous file as it was. `output` nil: the default name, in the current folder.
+    /// failure leaves any previous file as it was. `output` nil: the default name, in `folder`
+    /// (a prefix such as `"../"`; the current folder when empty).
     public static func write(
-        content: String, templates: String, templatesRequired: Bool = false, output: String? = nil
+        content: String, templates: String, templatesRequired: Bool = false, output: String? = nil, folder: String = ""
     ) throws(BuildFailure) -> Report {
         let started = Date()
         let prepared = try PreparedSite.prepare(content: content, templates: templates, templatesRequired: templatesRequired)
         let renderer = prepared.renderer
         let site = prepared.site
-        let path = output ?? defaultFileName(for: site.title)
+        let path = output ?? folder + defaultFileName(for: site.title)
         let files = InlinedFiles(
             Dictionary(prepared.copiedFiles.map { ($0.outputPath, $0) }, uniquingKeysWith: { first, _ in first }))
 
