@@ -21,7 +21,7 @@ enum Command {
           ltrain new station TITLE [--after STATION] [--content DIR]
           ltrain new checklist TITLE [--choose one|many] [--content DIR]
           ltrain init DIR
-          ltrain help [COMMAND] | --help | --version
+          ltrain help [COMMAND | templates | labels] | --help | --version
 
         Commands:
           build   build the site into a folder (default: _site)
@@ -113,9 +113,12 @@ enum Command {
             Usage: ltrain init DIR
             """),
         Help(name: "help", text: """
-            ltrain help: prints the help of ltrain or of one command.
+            ltrain help: prints the help of ltrain or of one command, or a reference.
 
-            Usage: ltrain help [COMMAND]
+            Usage: ltrain help [COMMAND | templates | labels]
+
+              templates         the values each page template receives, as a Markdown table
+              labels            the labels (the theme's fixed words), their defaults and where they show
             """),
     ]
 
@@ -197,8 +200,19 @@ enum Command {
             return 0
         }
         guard arguments.count == 1 else { throw UsageError(message: "write ltrain help COMMAND", command: "help") }
+        // Two topics beside the commands: what templates are given, and the labels.
+        switch name {
+        case "templates":
+            print(TemplateReference.markdown(), terminator: "")
+            return 0
+        case "labels":
+            print(Labels.markdownTable(), terminator: "")
+            return 0
+        default:
+            break
+        }
         guard let text = help(of: name) else {
-            let hint = NearestName.hint(for: name, among: commands.map(\.name))
+            let hint = NearestName.hint(for: name, among: commands.map(\.name) + ["templates", "labels"])
             throw UsageError(message: "no command is called '\(name)'\(hint)")
         }
         print(text)

@@ -30,7 +30,7 @@ import Testing
         let lines = station.components(separatedBy: "\n")
         let line = try #require(lines.firstIndex { $0.contains("<h1>{{title}}</h1>") })
         #expect(report.warnings.map { $0.description.replacingOccurrences(of: site.root + "/", with: "") } == [
-            "templates/station.mustache:\(line + 1):5: warning: no page has a value named 'titel'; it renders as nothing (did you mean 'title'?)\n  hint: the names each page kind has are listed in the README (Templates)"
+            "templates/station.mustache:\(line + 1):5: warning: no page has a value named 'titel'; it renders as nothing (did you mean 'title'?)\n  hint: ltrain help templates lists the names each page kind has"
         ])
     }
 
@@ -48,11 +48,11 @@ import Testing
             "checklist": "{{<layout}}{{$content}}{{#rows}}{{label}}{{lable}}{{/rows}}{{>row}}{{/content}}{{/layout}}",
         ])
         #expect(found == [
-            "checklist:1:42: warning: no page has a value named 'lable'; it renders as nothing (did you mean 'label'?)\n  hint: the names each page kind has are listed in the README (Templates)",
-            "index:1:84: warning: no page has a value named 'hreff'; it renders as nothing (did you mean 'href'?)\n  hint: the names each page kind has are listed in the README (Templates)",
-            "layout:1:78: warning: no page has a value named 'site.labels.dne'; it renders as nothing (did you mean 'done'?)\n  hint: the names each page kind has are listed in the README (Templates)",
-            "row:1:27: warning: no page has a value named 'nowhere'; it renders as nothing\n  hint: the names each page kind has are listed in the README (Templates)",
-            "station:1:64: warning: no page has a value named 'label'; it renders as nothing\n  hint: the names each page kind has are listed in the README (Templates)",
+            "checklist:1:42: warning: no page has a value named 'lable'; it renders as nothing (did you mean 'label'?)\n  hint: ltrain help templates lists the names each page kind has",
+            "index:1:84: warning: no page has a value named 'hreff'; it renders as nothing (did you mean 'href'?)\n  hint: ltrain help templates lists the names each page kind has",
+            "layout:1:78: warning: no page has a value named 'site.labels.dne'; it renders as nothing (did you mean 'done'?)\n  hint: ltrain help templates lists the names each page kind has",
+            "row:1:27: warning: no page has a value named 'nowhere'; it renders as nothing\n  hint: ltrain help templates lists the names each page kind has",
+            "station:1:64: warning: no page has a value named 'label'; it renders as nothing\n  hint: ltrain help templates lists the names each page kind has",
         ].map { $0.replacingOccurrences(of: "checklist:", with: "checklist.mustache:").replacingOccurrences(of: "index:", with: "index.mustache:").replacingOccurrences(of: "layout:", with: "layout.mustache:").replacingOccurrences(of: "row:", with: "row.mustache:").replacingOccurrences(of: "station:", with: "station.mustache:") })
     }
 

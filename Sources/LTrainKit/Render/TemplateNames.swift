@@ -154,7 +154,7 @@ enum TemplateNames {
                     .warning(
                         "no page has a value named '\(use.name)'; it renders as nothing\(NearestName.hint(for: use.name.split(separator: ".").last.map(String.init) ?? use.name, among: use.nearby))",
                         path: paths[template] ?? "\(template).mustache", at: location,
-                        hint: "the names each page kind has are listed in the README (Templates)"))
+                        hint: "ltrain help templates lists the names each page kind has"))
             }
         }
         return warnings
