@@ -22,6 +22,23 @@ import Testing
         #expect(files.encoded == 2)
     }
 
+    /// The theme's style sheet cannot end the bundle's <style> early, however `</style` is written:
+    /// the HTML parser ends a raw-text element at its closing tag in any case.
+    @Test func theStyleSheetCannotCloseItsElement() throws {
+        let site = try TestSite.defaultSite()
+        let style = try String(contentsOfFile: site.templates + "/style.css", encoding: .utf8)
+        try site.write(
+            "templates/style.css",
+            style + "\n/* </STYLE > </Style/ </style>x */ .q::after { content: \"</sTyLe>\"; }\n")
+        let output = site.root + "/bundle.html"
+        _ = try SiteBundle.write(content: site.content, templates: site.templates, output: output)
+        let html = try String(contentsOfFile: output, encoding: .utf8)
+        let closings = html.lowercased().components(separatedBy: "</style").count - 1
+        #expect(closings == 1, "only the bundle's own closing tag")
+        #expect(html.contains("/* <\\/STYLE > <\\/Style/ <\\/style>x */ .q::after { content: \"<\\/sTyLe>\"; }"))
+        #expect(SiteBundle.closingTagsEscaped("a</b></styl</style", element: "style") == "a</b></styl<\\/style")
+    }
+
     /// What a bundle may replace: nothing, or a regular file outside the sources. Every refusal
     /// is an error naming the path, and leaves what was there as it was, with no file left behind.
     @Test func aBundleReplacesOnlyARegularFileOutsideTheSources() throws {

@@ -169,7 +169,7 @@ public enum SiteBundle {
         <title>\(escape(title))</title>
         \(icon.map { "<link rel=\"icon\" href=\"\(escape($0))\">" } ?? "")
         <style>
-        \(style.replacingOccurrences(of: "</style", with: "<\\/style"))
+        \(closingTagsEscaped(style, element: "style"))
         /* The bundle: one page at a time, the one targeted (or holding the target); the index first. */
         .bundle-page { display: none; }
         .bundle-page:target, .bundle-page:has(:target) { display: block; }
@@ -264,6 +264,24 @@ public enum SiteBundle {
         </html>
 
         """
+
+    /// `text` made safe inside a raw-text element (`<style>`, `<script>`): the HTML parser ends
+    /// the element at `</` and its name in any case (`</STYLE >`), so each such `</` becomes
+    /// `<\/`, which CSS and JavaScript read as the same two characters in a string or comment.
+    static func closingTagsEscaped(_ text: String, element: String) -> String {
+        let name = Array(element.lowercased().utf8)
+        var bytes = Array(text.utf8)
+        var index = bytes.count - name.count - 2
+        while index >= 0 {
+            if bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "/"),
+                name.indices.allSatisfy({ bytes[index + 2 + $0] | 0x20 == name[$0] })
+            {
+                bytes.insert(UInt8(ascii: "\\"), at: index + 1)
+            }
+            index -= 1
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
 
     static func escape(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
