@@ -90,6 +90,8 @@ public final class HTTPServer: @unchecked Sendable {
             // A C function pointer goes through the variadic list as a plain pointer; its context is NULL.
             Int32(MHD_OPTION.UNESCAPE_CALLBACK.rawValue), unsafeBitCast(HTTPServer.keepEscapes, to: OpaquePointer.self),
             Int(0),
+            Int32(MHD_OPTION.URI_LOG_CALLBACK.rawValue), unsafeBitCast(HTTPServer.dropQuery, to: OpaquePointer.self),
+            Int(0),
             Int32(MHD_OPTION.END.rawValue),
         ]
         daemon = withVaList(options) { arguments in
@@ -131,6 +133,26 @@ public final class HTTPServer: @unchecked Sendable {
         guard let text else { return 0 }
         return strlen(text)
     }
+
+    /// Ends the request's URI at its query, before libmicrohttpd parses it: the preview serves
+    /// files and reads no query, and libmicrohttpd, parsing each parameter into the connection's
+    /// small memory pool, closes the connection with no reply once a few hundred of them fill it.
+    /// The URI is the connection's own read buffer, which libmicrohttpd hands over writable and
+    /// reads again only after this call (its `?` search then finds none).
+    private static let dropQuery:
+        @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = {
+            _, uri, _ in
+            guard let uri else { return nil }
+            let text = UnsafeMutablePointer(mutating: uri)
+            var index = 0
+            var query = false
+            while text[index] != 0 {
+                if text[index] == CChar(UInt8(ascii: "?")) { query = true }
+                if query { text[index] = 0 }
+                index += 1
+            }
+            return nil
+        }
 
     private static let answer: MHD_AccessHandlerCallback = { context, connection, url, method, _, _, _, _ in
         guard let context, let connection else { return MHD_Result.NO }

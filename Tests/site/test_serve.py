@@ -171,6 +171,33 @@ def test_no_path_outside_the_site_is_served(served, path):
         assert status == 400, response[:200]
 
 
+def raw_get(port, target):
+    """The whole response to one GET, over a plain socket (http.client would refuse some targets)."""
+    raw = socket.create_connection(("127.0.0.1", port), timeout=10)
+    raw.sendall(f"GET {target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
+    response = b""
+    while chunk := raw.recv(65536):
+        response += chunk
+    raw.close()
+    return response
+
+
+@pytest.mark.parametrize("count", [1, 500, 3000])
+def test_a_query_of_any_length_is_ignored_or_refused_never_an_empty_reply(served, count):
+    """The preview reads no query: a page is served whatever follows its '?' (libmicrohttpd used
+    to close the connection with no reply at about 500 parameters), and a URL too long for it
+    gets 414."""
+    _, server = served
+    query = "&".join(f"a{i}=1" for i in range(count))
+    response = raw_get(server.port, f"/stations/union-square.html?{query}")
+    assert response.startswith(b"HTTP/1.1 200 "), response[:100]
+    assert b"Union Square" in response
+    assert raw_get(server.port, "/index.html?x=1?y=%00")[:13] == b"HTTP/1.1 200 "
+    assert raw_get(server.port, "/nowhere.html?x=1").startswith(b"HTTP/1.1 404 ")
+    long = "&".join(f"a{i}=1" for i in range(20000))
+    assert raw_get(server.port, f"/index.html?{long}").startswith(b"HTTP/1.1 414 ")
+
+
 def test_a_thousand_idle_connections_do_not_lock_the_preview_out(served):
     import resource
     _, server = served
