@@ -231,6 +231,12 @@ public final class PreviewSession: Sendable {
         case .file(let path): relative = path
         case .refused(let status, let text): return .plain(status: status, text: text)
         }
+        // The worker of a built copy once opened on this address (at any depth: a copy served from
+        // a folder of its own) answers from its cache first, and would hide the preview; the
+        // browser's next check of its script finds one that retires it and reloads its pages.
+        if Self.isWorkerScript(relative), relative == OfflineSite.workerPath || site.file(at: relative) == nil {
+            return .file(status: 200, bytes: Array(LiveReload.retiringWorker.utf8), contentType: "text/javascript; charset=utf-8", etag: nil)
+        }
         guard relative != Manifest.fileName, let file = site.file(at: relative) else {
             if site.file(at: relative + "/index.html") != nil { return .redirect(location: path + "/") }
             let page = site.file(at: "404.html").map { LiveReload.inject(into: $0.bytes) } ?? Array("Not found.\n".utf8)
@@ -242,6 +248,11 @@ public final class PreviewSession: Sendable {
         let etag = isHTML ? "\"live-" + file.etag.dropFirst() : file.etag
         if let ifNoneMatch, Self.matches(ifNoneMatch: ifNoneMatch, etag: etag) { return .notModified(etag: etag) }
         return .file(status: 200, bytes: isHTML ? LiveReload.inject(into: file.bytes) : file.bytes, contentType: type, etag: etag)
+    }
+
+    /// Whether a site path names the theme's service worker, in the site's root or below it.
+    static func isWorkerScript(_ relative: String) -> Bool {
+        relative == OfflineSite.workerPath || relative.hasSuffix("/" + OfflineSite.workerPath)
     }
 
     /// Whether an `If-None-Match` header names the current entity tag (RFC 9110 13.1.2): `*`, or a
@@ -303,6 +314,29 @@ enum LiveReload {
         }
         return html + tag
     }
+
+    /// What the preview answers for a service worker's script: a worker that takes over from a
+    /// built copy's, removes itself and reloads the pages it held, so they come from the preview.
+    static let retiringWorker = """
+        // ltrain serve: a preview is never served from a cache. This worker replaces one that a
+        // built copy of the site left on this address, unregisters, and reloads its pages.
+        self.addEventListener("install", function () { self.skipWaiting(); });
+        self.addEventListener("activate", function (event) {
+          event.waitUntil(
+            self.registration.unregister()
+              .then(function () { return caches.keys(); })
+              .then(function (keys) {
+                // Only the site's own caches ("ltrain:" and the worker's scope), as the theme names them.
+                var prefix = "ltrain:" + self.registration.scope + ":";
+                return Promise.all(keys.filter(function (key) { return key.indexOf(prefix) === 0; })
+                  .map(function (key) { return caches.delete(key); }));
+              })
+              .then(function () { return self.clients.matchAll({ type: "window" }); })
+              .then(function (windows) { windows.forEach(function (client) { client.navigate(client.url); }); })
+          );
+        });
+
+        """
 
     static let script = """
         // ltrain serve: live reload. Not part of built sites.

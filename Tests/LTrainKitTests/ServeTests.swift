@@ -57,6 +57,28 @@ import Testing
         #expect(allowed == "GET, HEAD")
     }
 
+    /// The theme's worker script, at the root or at any depth a built copy was opened from, is a
+    /// worker that retires itself: a built copy's worker cannot keep the preview's address.
+    @Test func aServiceWorkerScriptIsOneThatRetiresItself() throws {
+        let site = try TestSite.defaultSite()
+        try site.write("content/assets/sw.js", "// the author's own file of that name\n")
+        let preview = session(site)
+        #expect(preview.rebuild().problems.isEmpty)
+        for path in ["/sw.js", "/guides/ltrain/sw.js", "/_site/sw.js"] {
+            guard case .file(200, let bytes, let type, nil) = preview.answer(method: "GET", path: path, ifNoneMatch: nil) else {
+                Issue.record("\(path) is not answered")
+                continue
+            }
+            #expect(type == "text/javascript; charset=utf-8")
+            #expect(String(decoding: bytes, as: UTF8.self) == LiveReload.retiringWorker, "\(path)")
+        }
+        guard case .file(200, let own, _, _) = preview.answer(method: "GET", path: "/assets/sw.js", ifNoneMatch: nil) else {
+            Issue.record("the author's assets/sw.js is not served")
+            return
+        }
+        #expect(String(decoding: own, as: UTF8.self) == "// the author's own file of that name\n")
+    }
+
     @Test func rebuildsOnlyWhatChangedAndKeepsTheLastGoodSite() throws {
         let site = try TestSite.defaultSite()
         let preview = session(site)

@@ -226,3 +226,46 @@ def test_a_page_left_open_is_offered_every_redeploy(hosted):
             WebDriverWait(driver, 20).until(lambda d: d.execute_script(
                 "return document.readyState === 'complete' && !!navigator.serviceWorker.controller"
                 " && !document.querySelector('.update-notice')"))
+
+
+@pytest.mark.parametrize("depth", ["", "guides/ltrain/"], ids=["root", "sub-path"])
+def test_the_preview_takes_the_address_back_from_a_built_copys_worker(tmp_path, depth):
+    """A built copy opened on an address keeps its worker there; `ltrain serve` on the same
+    address must not be hidden by it: one reload, and the page comes from the preview."""
+    import subprocess
+    from conftest import ltrain_binary
+    source = tmp_path / "source"
+    source.mkdir()
+    site = copy_site(source, REPO / "content")
+    public = tmp_path / "public" / depth
+    shutil.copytree(build_site(site), public)
+    host = Host(tmp_path / "public")
+    port = host.port
+    driver = new_driver()
+    preview = None
+    try:
+        page = f"http://127.0.0.1:{port}/{depth}stations/union-square.html"
+        driver.get(page)
+        wait_for_worker(driver)
+        host.stop()
+        station = site / "content" / "stations" / "03-union-square.md"
+        station.write_text(station.read_text().replace("title: Union Square", "title: Union Square Live", 1))
+        preview = subprocess.Popen([str(ltrain_binary()), "serve", "--port", str(port)], cwd=site,
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        assert "Serving" in preview.stdout.readline()
+        driver.refresh()
+        # The built copy's worker answers this reload from its cache; its update check finds the
+        # preview's retiring worker, which unregisters and reloads the page from the preview.
+        WebDriverWait(driver, 20).until(lambda d: d.execute_script(
+            "return window.ltrainPreview === true && !navigator.serviceWorker.controller"))
+        if depth == "":
+            assert h1(driver) == "Union Square Live"
+        assert driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            navigator.serviceWorker.getRegistrations().then(all => done(all.length));""") == 0
+        assert ltrain_caches(driver) == {}, "the built copy's cache is gone"
+    finally:
+        driver.quit()
+        if preview:
+            preview.terminate()
+            preview.wait(timeout=30)

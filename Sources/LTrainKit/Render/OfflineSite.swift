@@ -8,6 +8,9 @@ import LTrainMarkdown
 /// of every file to keep, each with its content hash (`offline-files.js`, which the worker
 /// imports: a redeploy changes exactly the entries whose bytes changed, and so the worker).
 public enum OfflineSite {
+    /// The theme's service worker, as every page names it (`files.sw_js`) and the site keeps it at its root.
+    public static let workerPath = "sw.js"
+
     /// The author's own icon, `content/assets/icon.png` or `icon.svg`, if there is one.
     static func authorIcon(in site: Site) -> AssetFile? {
         site.assets.first { $0.outputPath == "assets/icon.png" } ?? site.assets.first { $0.outputPath == "assets/icon.svg" }
@@ -56,7 +59,7 @@ public enum OfflineSite {
     /// search-engine files and `static/` files for the host (`CNAME`, `.well-known/…`), in order.
     static func keptOffline(_ paths: [String], site: Site) -> [String] {
         var notKept = Set(site.rootFiles.map(\.outputPath))
-        notKept.formUnion(["sw.js", Routes.offlineListPath, "sitemap.xml", "robots.txt"])
+        notKept.formUnion([workerPath, Routes.offlineListPath, "sitemap.xml", "robots.txt"])
         return paths.filter { !notKept.contains($0) }
     }
 
