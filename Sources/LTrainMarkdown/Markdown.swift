@@ -72,9 +72,11 @@ public enum Markdown {
     public typealias LinkRewriter = @Sendable (String) -> String?
 
     /// `findsNotices: false` leaves `notices` empty (for a caller that looks for them itself).
+    /// `reservedIDs`: ids the page holds besides the Markdown's (its template's, its checklist
+    /// rows'), which no heading is given: a heading that would take one gets the next free one.
     public static func render(
         _ text: String, options: MarkdownOptions = MarkdownOptions(), findsNotices: Bool = true,
-        rewriteLink: LinkRewriter? = nil
+        reservedIDs: Set<String> = [], rewriteLink: LinkRewriter? = nil
     ) -> RenderedMarkdown {
         withScannedText(text, options: options, findsNotices: findsNotices) { scan in
             withDocument(text, options: options) { document in
@@ -82,7 +84,8 @@ public enum Markdown {
                 let walk = DocumentWalk(
                     document, options: options, rewriteLink: rewriteLink, collectsHeadings: true, noticeScan: &scan)
                 return RenderedMarkdown(
-                    html: html(of: document, options: options, headings: walk.headingIDs()), links: walk.links,
+                    html: html(of: document, options: options, headings: walk.headingIDs(reserving: reservedIDs)),
+                    links: walk.links,
                     notices: scan?.finished() ?? [])
             }
         }
@@ -92,7 +95,7 @@ public enum Markdown {
     /// Returns nil when the document has no list.
     public static func splitFirstList(
         _ text: String, options: MarkdownOptions = MarkdownOptions(), findsNotices: Bool = true,
-        rewriteLink: LinkRewriter? = nil
+        reservedIDs: Set<String> = [], rewriteLink: LinkRewriter? = nil
     ) -> MarkdownListDocument? {
         withScannedText(text, options: options, findsNotices: findsNotices) { scan in
             withDocument(text, options: options) { document -> MarkdownListDocument? in
@@ -116,7 +119,7 @@ public enum Markdown {
                 cmark_node_free(list)
                 var noScan: NoticeScan?
                 let headings = DocumentWalk(document, options: options, rewriteLink: nil, collectsHeadings: true, noticeScan: &noScan)
-                    .headingIDs()
+                    .headingIDs(reserving: reservedIDs)
                 return MarkdownListDocument(
                     introductionHTML: html(of: document, options: options, headings: headings), items: items, links: links,
                     notices: notices)
@@ -360,13 +363,13 @@ public enum Markdown {
         /// Moves every heading one level down when there is a level-1 heading (the page's title is
         /// its one `<h1>`), then gives each an id from its text (`## When it opened` →
         /// `when-it-opened`), unique in the document, so `#fragment` links to headings work.
-        func headingIDs() -> [(level: Int, id: String)] {
+        func headingIDs(reserving reserved: Set<String> = []) -> [(level: Int, id: String)] {
             if headings.contains(where: { cmark_node_get_heading_level($0.node) == 1 }) {
                 for heading in headings {
                     cmark_node_set_heading_level(heading.node, min(6, cmark_node_get_heading_level(heading.node) + 1))
                 }
             }
-            var ids = UniqueSlugs()
+            var ids = UniqueSlugs(reserving: reserved)
             return headings.map { heading in
                 let slug = slugify(heading.text)
                 return (Int(cmark_node_get_heading_level(heading.node)), ids.claim(slug.isEmpty ? "section" : slug))

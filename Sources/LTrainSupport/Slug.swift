@@ -68,6 +68,11 @@ package struct UniqueSlugs {
 
     package init() {}
 
+    /// Slugs that `reserved` already holds (ids the page's template writes) are never given out.
+    package init<Names: Sequence<String>>(reserving reserved: Names) {
+        used = Set(reserved)
+    }
+
     package mutating func claim(_ base: String) -> String {
         tries += 1
         if used.insert(base).inserted { return base }

@@ -92,9 +92,9 @@ def test_with_javascript_the_keys_and_the_back_button_work(browser, bundle):
 
 
 def test_a_heading_fragment_shows_its_page(browser, bundle):
-    browser.get(bundle.as_uri() + "#info-union-square--connections")
+    browser.get(bundle.as_uri() + "#info-union-square.connections")
     assert shown_title(browser) == "Union Square"
-    assert browser.find_element(By.ID, "info-union-square--connections").is_displayed()
+    assert browser.find_element(By.ID, "info-union-square.connections").is_displayed()
 
 
 def test_the_bundle_is_one_file_with_nothing_outside_it(bundle):

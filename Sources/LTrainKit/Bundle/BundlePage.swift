@@ -17,6 +17,10 @@ struct BundlePage {
 
     var id: String { Self.id(of: outputPath) }
 
+    /// Between a page's id and the id of an element of it: a character no page id holds (slugs
+    /// are letters, digits, `-` and `_`), so `info-a` + `b` can never be the page `info-a--b`.
+    static let separator = "."
+
     /// `pages`: every page's output path; `files`: every other file of the site, by output path.
     func section(pages: Set<String>, files: SiteBundle.InlinedFiles) -> String {
         let (bodyAttributes, content) = body()
@@ -65,9 +69,9 @@ struct BundlePage {
     private func rewrite(_ name: String, _ value: String, pages: Set<String>, files: SiteBundle.InlinedFiles) -> String? {
         switch name {
         case "id", "for":
-            return "\(id)--\(value)"
+            return id + Self.separator + value
         case "aria-labelledby", "aria-describedby":
-            return value.split(separator: " ").map { "\(id)--\($0)" }.joined(separator: " ")
+            return value.split(separator: " ").map { id + Self.separator + $0 }.joined(separator: " ")
         case "href", "src", "xlink:href":
             return link(value, pages: pages, files: files)
         default:
@@ -78,7 +82,7 @@ struct BundlePage {
     /// A link of this page, as the bundle has it.
     private func link(_ value: String, pages: Set<String>, files: SiteBundle.InlinedFiles) -> String? {
         if value.isEmpty || value == "#" { return nil }
-        if value.hasPrefix("#") { return "#\(id)--\(value.dropFirst())" }
+        if value.hasPrefix("#") { return "#" + id + Self.separator + value.dropFirst() }
         if value.hasPrefix("//") || SitePath.hasScheme(value) { return nil }
         let decoded = value.replacingOccurrences(of: "&amp;", with: "&")
         let hash = decoded.firstIndex(of: "#")
@@ -89,7 +93,7 @@ struct BundlePage {
         }
         if pages.contains(target) {
             let targetID = Self.id(of: target)
-            return fragment.map { $0.isEmpty ? "#\(targetID)" : "#\(targetID)--\($0)" } ?? "#\(targetID)"
+            return fragment.map { $0.isEmpty ? "#\(targetID)" : "#" + targetID + Self.separator + $0 } ?? "#\(targetID)"
         }
         if let url = files.dataURL(of: target) { return url }
         return nil

@@ -70,6 +70,9 @@ public struct PageRenderer: Sendable {
     public private(set) var templatePaths: [String: String]
     /// For each template: itself, then every template it can include (partials, parents), with their text.
     private let includedSources: [String: [TemplateSource]]
+    /// The ids each page template writes as they stand (`id="map-heading"`), with those of what it
+    /// includes: no heading of the page's Markdown may take one.
+    private let templateIDs: [String: Set<String>]
     /// What `site` and `files` hold for a page depends only on the page's folder (links are
     /// relative to it): built once per folder, shared by every page in it.
     private var folderValues: [String: (site: MustacheValue, files: MustacheValue)]
@@ -120,6 +123,9 @@ public struct PageRenderer: Sendable {
             names.compactMap { name in
                 templateSources[name].map { TemplateSource(path: templatePaths[name] ?? "\(name).mustache", text: $0) }
             }
+        }
+        self.templateIDs = self.includedSources.mapValues { sources in
+            sources.reduce(into: Set<String>()) { ids, source in ids.formUnion(Self.literalIDs(in: source.text)) }
         }
         self.templateKeys = Self.templateKeys(library: library, included: included, sources: templateSources)
         let fileKeys = routes.filePaths.sorted().map { (key: Self.fileKey($0), path: $0) }
@@ -373,11 +379,29 @@ public struct PageRenderer: Sendable {
 
     // MARK: Contexts
 
+    /// The values of `id` attributes written in a template's text with no tag in them.
+    static func literalIDs(in text: String) -> Set<String> {
+        var ids: Set<String> = []
+        var rest = Substring(text)
+        while let start = rest.range(of: " id=") {
+            rest = rest[start.upperBound...]
+            guard let quote = rest.first, quote == "\"" || quote == "'" else { continue }
+            let value = rest.dropFirst()
+            guard let end = value.firstIndex(of: quote) else { break }
+            if !value[..<end].contains("{{") { ids.insert(String(value[..<end])) }
+            rest = value[end...]
+        }
+        return ids
+    }
+
     private func markdownHTML(
-        _ source: MarkdownSource, on page: Page, sourceLinks: inout [SourceLink], notices: inout [TextNotices]
+        _ source: MarkdownSource, on page: Page, reservedIDs: Set<String>, sourceLinks: inout [SourceLink],
+        notices: inout [TextNotices]
     ) -> String {
         let routes = self.routes
-        let rendered = Markdown.render(source.text, options: site.markdownOptions, findsNotices: findsNotices) { destination in
+        let rendered = Markdown.render(
+            source.text, options: site.markdownOptions, findsNotices: findsNotices, reservedIDs: reservedIDs
+        ) { destination in
             routes.rewriteContentLink(destination, writtenIn: source.contentPath, on: page)
         }
         sourceLinks += rendered.links.map { SourceLink($0, in: source) }
@@ -433,12 +457,21 @@ public struct PageRenderer: Sendable {
             switch markdown {
             case .body(let field, let source):
                 context[field] = .string(
-                    markdownHTML(source, on: inputs.page, sourceLinks: &sourceLinks, notices: &notices))
+                    markdownHTML(
+                        source, on: inputs.page, reservedIDs: templateIDs[inputs.template] ?? [],
+                        sourceLinks: &sourceLinks, notices: &notices))
             case .checklist(let source):
                 let routes = self.routes
                 let page = inputs.page
-                let split = Markdown.splitFirstList(source.text, options: site.markdownOptions, findsNotices: findsNotices) {
-                    destination in
+                // The rows' ids too: a heading "Groceries Milk" above the row "Milk" of the checklist
+                // `groceries` would take the row's `groceries-milk`.
+                var reserved = templateIDs[inputs.template] ?? []
+                if case .array(let rows)? = context["rows"] {
+                    for case .object(let row) in rows { if case .string(let id)? = row["id"] { reserved.insert(id) } }
+                }
+                let split = Markdown.splitFirstList(
+                    source.text, options: site.markdownOptions, findsNotices: findsNotices, reservedIDs: reserved
+                ) { destination in
                     routes.rewriteContentLink(destination, writtenIn: source.contentPath, on: page)
                 }
                 sourceLinks += (split?.links ?? []).map { SourceLink($0, in: source) }
