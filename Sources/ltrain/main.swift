@@ -454,6 +454,7 @@ enum Command {
             let report = try SiteBundle.write(
                 content: parsed.values["--content"] ?? root + "content", templates: templates,
                 templatesRequired: parsed.values["--templates"] != nil, output: parsed.values["--output"], folder: root)
+            for warning in report.warnings { self.report(warning) }
             let size = ByteCountFormatter.string(fromByteCount: Int64(report.bytes), countStyle: .file)
             print(
                 "Bundled \(plural(report.stationCount, "station")), \(plural(report.infoPageCount, "info page")), "

@@ -16,6 +16,8 @@ public enum SiteBundle {
         public var infoPageCount: Int
         public var checklistCount: Int
         public var seconds: Double
+        /// The site's warnings (Markdown notices among them), as a build would print them.
+        public var warnings: [Diagnostic] = []
     }
 
     /// The file name a bundle gets by default: the site title's slug (`l-train.html`).
@@ -51,6 +53,9 @@ public enum SiteBundle {
         // The index first: it is the first screen.
         let pages = renderer.pages.filter { $0 == .index } + renderer.pages.filter { $0 != .index && $0 != .notFound }
         let pagePaths = Set(pages.map(renderer.routes.path(of:)))
+        // The site's own link check first, as a build runs it: a broken link is reported where it
+        // was written (the Markdown file and line, or the template line), not as the bundle has it.
+        var siteChecks: [PageCheck] = []
         for page in pages {
             let outputPath = renderer.routes.path(of: page)
             let rendered: RenderedPage
@@ -60,6 +65,12 @@ public enum SiteBundle {
                 log.report(error)
                 continue
             }
+            let check = LinkChecker.checkPage(
+                outputPath: outputPath, bytes: rendered.bytes, templatePath: rendered.templatePath,
+                templateSources: rendered.templateSources, sourceLinks: rendered.sourceLinks,
+                files: renderer.routes.outputPaths, siteURL: site.baseURL)
+            log.report(contentsOf: check.problems)
+            siteChecks.append(check)
             let section = BundlePage(outputPath: outputPath, html: String(decoding: rendered.bytes, as: UTF8.self))
                 .section(pages: pagePaths, files: files)
             let scanned = HTMLScanner.scan(section)
@@ -68,8 +79,11 @@ public enum SiteBundle {
             writer.append(section)
         }
         writer.append(tail)
-        // The same link check as a build's: every in-file fragment resolves, and nothing refers
-        // to a file outside the bundle.
+        _ = LinkChecker.checkFragments(siteChecks, log: &log)
+        // A failure says the site's warnings too, after its errors.
+        if log.hasErrors { throw BuildFailure(log.diagnostics, errorCount: log.errorCount).adding(warnings: prepared.warningLog.warnings) }
+        // Then the bundle's own: every in-file fragment resolves, and nothing refers to a file
+        // outside the bundle.
         var reported: Set<String> = []
         for (page, link) in links where reported.insert(link).inserted {
             if link.hasPrefix("#") {
@@ -83,11 +97,12 @@ public enum SiteBundle {
                 log.report(.error("link '\(link)' from \(page) refers to a file outside the bundle", path: path, hint: "link to a page or an asset of the site"))
             }
         }
-        try log.throwIfErrors()
+        if log.hasErrors { throw BuildFailure(log.diagnostics, errorCount: log.errorCount).adding(warnings: prepared.warningLog.warnings) }
         let bytes = try writer.commit()
         return Report(
             path: path, bytes: bytes, stationCount: site.line.stations.count, infoPageCount: site.line.stations.count,
-            checklistCount: site.checklists.count, seconds: Date().timeIntervalSince(started))
+            checklistCount: site.checklists.count, seconds: Date().timeIntervalSince(started),
+            warnings: prepared.warningLog.warnings)
     }
 
     static func read(_ file: AssetFile) -> [UInt8]? {
