@@ -269,3 +269,34 @@ def test_the_preview_takes_the_address_back_from_a_built_copys_worker(tmp_path, 
         if preview:
             preview.terminate()
             preview.wait(timeout=30)
+
+
+def test_files_named_with_spaces_hashes_and_percents_are_kept_offline(tmp_path):
+    """The offline list holds URLs, percent-encoded once: an asset named 'a b#c%25?.png' is
+    fetched as itself (a '#' used to cut its URL short, the worker's install failed on it, and
+    nothing at all was kept offline)."""
+    source = tmp_path / "source"
+    source.mkdir()
+    site = copy_site(source, REPO / "content")
+    assets = site / "content" / "assets"
+    assets.mkdir(exist_ok=True)
+    names = ["a b#c%25?.png", "back\\slash.txt", "ümlaut & more.txt"]
+    for name in names:
+        (assets / name).write_bytes(name.encode())
+    public = tmp_path / "public" / "guides" / "ltrain"
+    shutil.copytree(build_site(site), public)
+    host = Host(tmp_path / "public")
+    driver = new_driver()
+    try:
+        driver.get(host.url + "index.html")
+        wait_for_worker(driver)
+        host.stop()
+        for name in names:
+            body = driver.execute_async_script("""
+                const done = arguments[arguments.length - 1];
+                fetch(arguments[0]).then(r => r.ok ? r.text() : 'status ' + r.status, e => 'error ' + e).then(done);""",
+                "assets/" + "".join(c if c.isalnum() or c in "-._~" else "".join(f"%{b:02X}" for b in c.encode())
+                                    for c in name))
+            assert body == name, f"{name} offline"
+    finally:
+        driver.quit()

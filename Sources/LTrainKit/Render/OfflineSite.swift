@@ -72,7 +72,10 @@ public enum OfflineSite {
         }
         var text = "// Written by ltrain build: every file of the site, with its content hash, for sw.js.\n"
         text += "self.ltrainOffline = {\n  \"version\": \"\(hasher.hash)\",\n  \"files\": [\n"
-        text += files.map { "    [\(JSONText.quoted($0.path)), \"\($0.hash)\"]" }.joined(separator: ",\n")
+        // Each entry is a URL relative to the site's root, percent-encoded once as every link ltrain
+        // writes is: a file named 'a b#c?.png' is fetched as itself, not cut at its '#'.
+        text += files.map { "    [\(JSONText.quoted(SitePath.relativePath(from: "index.html", to: $0.path))), \"\($0.hash)\"]" }
+            .joined(separator: ",\n")
         text += "\n  ]\n};\n"
         return text
     }
