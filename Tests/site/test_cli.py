@@ -2,6 +2,7 @@
 
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import tempfile
@@ -148,3 +149,32 @@ def test_the_sites_own_canonical_urls_are_checked_not_listed_as_external(tmp_pat
     assert broken.stderr.splitlines()[0] == (
         f"{index}: error: link 'https://example.org/guides/l/stations/nowhere.html' points to stations/nowhere.html,"
         " which is not in the site")
+
+
+def test_a_file_name_with_a_newline_or_a_path_too_long_is_an_error_not_a_broken_manifest(tmp_path):
+    copy_site(tmp_path, REPO / "content")
+    run_ltrain("build", cwd=tmp_path)
+    before = (tmp_path / "_site" / ".ltrain-manifest").read_bytes()
+    static = tmp_path / "content" / "static"
+    static.mkdir()
+    (static / "new\nline.txt").write_text("x")
+    result = run_ltrain("build", cwd=tmp_path, check=False)
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[0] == "content/static/new\\nline.txt: error: file name holds a control character"
+    (static / "new\nline.txt").unlink()
+    # A path past PATH_MAX (made folder by folder: no single call may name it whole).
+    cwd = os.getcwd()
+    try:
+        os.chdir(static)
+        for _ in range(22):
+            os.mkdir("d" * 200)
+            os.chdir("d" * 200)
+        pathlib.Path("f.txt").write_text("x")
+    finally:
+        os.chdir(cwd)
+    deep = run_ltrain("build", cwd=tmp_path, check=False)
+    assert deep.returncode == 1
+    assert re.search(r"error: path is \d+ bytes long, more than the system can open \(4095\)", deep.stderr), deep.stderr[-300:]
+    subprocess.run(["rm", "-rf", str(static / ("d" * 200))], check=True)
+    assert run_ltrain("build", cwd=tmp_path).returncode == 0, "no later build needs --force"
+    assert (tmp_path / "_site" / ".ltrain-manifest").read_bytes() == before

@@ -515,6 +515,22 @@ public enum ContentLoader {
                 let childRelative = relative.isEmpty ? entry.name : joinPath(relative, entry.name)
                 let childAbsolute = joinPath(root, childRelative)
                 let childDisplay = joinPath(display, childRelative)
+                // A control character (a newline) would break the lines of .ltrain-manifest and
+                // of every list that names the file; a path past PATH_MAX cannot be opened.
+                if entry.name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+                    log.report(
+                        .error(
+                            "file name holds a control character", path: childDisplay,
+                            hint: "rename it without line breaks, tabs or other control characters"))
+                    continue
+                }
+                if childAbsolute.utf8.count >= Int(PATH_MAX) {
+                    log.report(
+                        .error(
+                            "path is \(childAbsolute.utf8.count) bytes long, more than the system can open (\(PATH_MAX - 1))",
+                            path: childDisplay, hint: "shorten its folder or file names"))
+                    continue
+                }
                 let kind =
                     entry.kind == .invalidName
                     ? .invalidName : resolved(childAbsolute, root: root, display: childDisplay, log: &log).kind
