@@ -56,3 +56,34 @@ import Testing
             ])
     }
 }
+
+@Suite struct FolderClashTests {
+    func errors(staticFiles: [String]) throws -> [String] {
+        var log = DiagnosticLog()
+        let content = LoadedContent(
+            index: try contentFile("index.md", "---\ntitle: T\n---\n"), stations: [try station("01-a.md", title: "A")])
+        let site = try #require(SiteBuilder.build(content, log: &log))
+        _ = Routes(
+            site: site,
+            staticFiles: staticFiles.map { AssetFile(outputPath: $0, sourcePath: "/dev/null", displayPath: "templates/\($0)") },
+            log: &log)
+        return log.errors.map { "\($0.path ?? ""): \($0.message)" }
+    }
+
+    @Test func aStaticFolderNamedLikeAPageIsAnErrorAtThePage() throws {
+        let errors = try errors(staticFiles: ["stations/a.html/extra.txt"])
+        #expect(errors.count == 1)
+        #expect(errors.first?.hasPrefix("content/stations/01-a.md: is written as the file stations/a.html") == true)
+        #expect(errors.first?.contains("templates/stations/a.html/extra.txt needs a folder of that name") == true)
+    }
+
+    @Test func aStaticFileNamedLikeAFolderOfPagesIsAnErrorAtTheFile() throws {
+        let errors = try errors(staticFiles: ["stations"])
+        #expect(errors.count == 1)
+        #expect(errors.first?.hasPrefix("templates/stations: is written as the file stations, but ") == true)
+    }
+
+    @Test func filesBesideEachOtherAreNoClash() throws {
+        #expect(try errors(staticFiles: ["stations/a.html.txt", "stations-list", "extra/a.html"]).isEmpty)
+    }
+}

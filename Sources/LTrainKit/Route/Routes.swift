@@ -139,6 +139,27 @@ public struct Routes: Sendable {
             filePaths.insert(asset.outputPath)
             addTarget(asset.outputPath, asset.outputPath)
         }
+        // A file where another path needs a folder of the same name (a static folder
+        // `stations/a.html/`, a static file `stations`): the file system cannot hold both.
+        var owners = fileOwners
+        for page in pages where owners[Self.folded(page.path)] == nil { owners[Self.folded(page.path)] = page.owner }
+        var folderClashes: [String: Diagnostic] = [:]
+        for (key, owner) in owners {
+            var folder = Substring(key)
+            while let slash = folder.lastIndex(of: "/") {
+                folder = folder[..<slash]
+                if let fileOwner = owners[String(folder)] {
+                    // One error per folder, at the file in the way, naming the first that needs the folder.
+                    let clash = Diagnostic.error(
+                        "is written as the file \(folder), but \(owner) needs a folder of that name", path: fileOwner,
+                        hint: "rename one of them")
+                    if let other = folderClashes[String(folder)], other.description < clash.description { break }
+                    folderClashes[String(folder)] = clash
+                    break
+                }
+            }
+        }
+        for folder in folderClashes.keys.sorted() { if let clash = folderClashes[folder] { log.report(clash) } }
         contentLinksKey = linkTargets.hash
         outputPaths.reserveCapacity(pagePaths.count + filePaths.count)
         for path in pagePaths.values { outputPaths.insert(path) }
