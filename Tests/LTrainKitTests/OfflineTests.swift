@@ -36,7 +36,7 @@ import Testing
         #expect(manifest.icons.map(\.src) == ["icons/icon-192.png", "icons/icon-512.png"])
         for icon in manifest.icons + [.init(src: "icons/apple-touch-icon.png", sizes: "180x180", type: "image/png", purpose: "any")] {
             let bytes = try FileSystem.read(site.output + "/" + icon.src, limit: 1 << 20)
-            let size = try #require(PixelSize.ofPNG(bytes))
+            let size = try PNG.decodedSize(of: bytes).get()
             #expect("\(size.width)x\(size.height)" == icon.sizes)
         }
         let page = try site.page("stations/graca.html")
@@ -66,6 +66,51 @@ import Testing
         try site.write("content/assets/icon.svg", "<svg xmlns=\"http://www.w3.org/2000/svg\"/>")
         try site.build()
         #expect(try manifest(site).icons.map { "\($0.src) \($0.sizes) \($0.type)" } == ["assets/icon.svg any image/svg+xml"])
+    }
+
+    /// `png` with the width and height of its header replaced, and the header's checksum made
+    /// right again, so libpng reads the header and judges the size.
+    func withHeaderSize(_ png: [UInt8], width: UInt32, height: UInt32) -> [UInt8] {
+        var bytes = png
+        for (offset, value) in [(16, width), (20, height)] {
+            for index in 0..<4 { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (24 - 8 * index)) }
+        }
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes[12..<29] {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        crc ^= 0xFFFF_FFFF
+        for index in 0..<4 { bytes[29 + index] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * index)) }
+        return bytes
+    }
+
+    /// An icon phones cannot show fails the build at the file, and the last output stays; a PNG
+    /// phones show poorly is a warning.
+    @Test func anIconThatIsNotAWholePNGIsAnError() throws {
+        let site = try TestSite.defaultSite()
+        try site.build()
+        let before = TestSite.snapshot(site.output)
+        let png = try #require(AppIcon.png(size: 256))
+        let broken: [(bytes: [UInt8], says: String)] = [
+            (Array("not an image\n".utf8), "is not a PNG image libpng can read"),
+            ([], "is empty"),
+            (Array(png.prefix(24)), "is not a PNG image libpng can read"),
+            (Array(png.prefix(png.count - 20)), "is not a PNG image libpng can read"),
+            (withHeaderSize(png, width: 0, height: 256), "is not a PNG image libpng can read"),
+            (withHeaderSize(png, width: 32_768, height: 32_768), "is 32768×32768 pixels; at most 4096 on a side"),
+        ]
+        for (bytes, says) in broken {
+            try site.write("content/assets/icon.png", Data(bytes))
+            let failures = site.failures()
+            #expect(failures.count == 1, "\(failures)")
+            #expect(failures.first?.hasPrefix("content/assets/icon.png: error: the icon ") == true, "\(failures)")
+            #expect(failures.first?.contains(says) == true, "\(failures)")
+            #expect(TestSite.snapshot(site.output) == before)
+        }
+        try site.write("content/assets/icon.png", Data(try #require(AppIcon.png(size: 64))))
+        let report = try site.build()
+        #expect(report.warnings.map(\.message).contains { $0.hasPrefix("the icon is 64×64 pixels; phones want a square icon") })
     }
 
     /// Every file of the guide, each with the hash of its bytes; a redeploy changes exactly the

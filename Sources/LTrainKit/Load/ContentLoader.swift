@@ -44,18 +44,6 @@ public struct AssetFile: Sendable, Equatable {
 public struct PixelSize: Sendable, Equatable {
     public var width: Int
     public var height: Int
-
-    /// The size a PNG's header gives, or nil when the bytes do not start like a PNG.
-    static func ofPNG(_ bytes: [UInt8]) -> PixelSize? {
-        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        guard bytes.count >= 24, Array(bytes[0..<8]) == signature, Array(bytes[12..<16]) == Array("IHDR".utf8) else {
-            return nil
-        }
-        func number(at offset: Int) -> Int {
-            bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
-        }
-        return PixelSize(width: number(at: 16), height: number(at: 20))
-    }
 }
 
 /// Everything read from `content/`, before any meaning is given to it.
@@ -464,12 +452,48 @@ public enum ContentLoader {
     private static func assets(root: String, display: String, log: inout DiagnosticLog) -> [AssetFile] {
         files(under: "assets", root: root, display: display, log: &log).map {
             var asset = AssetFile(outputPath: $0.relative, sourcePath: $0.source, displayPath: joinPath(display, $0.relative))
-            // The author's home-screen icon: the web app manifest gives its size, which the
-            // PNG's first 24 bytes hold (signature and IHDR); the rest is read when it is copied.
+            // The author's home-screen icon: the web app manifest gives its size, and a file
+            // phones cannot show (text, truncated, empty) fails here rather than as a blank icon.
             if asset.outputPath == "assets/icon.png" {
-                asset.pixelSize = (try? FileSystem.readStart(of: asset.sourcePath, count: 24)).flatMap(PixelSize.ofPNG)
+                asset.pixelSize = iconSize(of: asset, log: &log)
             }
             return asset
+        }
+    }
+
+    /// The largest icon file read: a 1024-pixel PNG is well under a megabyte.
+    static let iconByteLimit = 16 << 20
+
+    /// The pixel size of the author's `assets/icon.png`, read to its end by libpng; an error
+    /// when it cannot be read, a warning when phones would show it poorly.
+    static func iconSize(of icon: AssetFile, log: inout DiagnosticLog) -> PixelSize? {
+        let hint = "save it as a square PNG of 512×512 pixels, or remove it to use the built-in icon"
+        let bytes: [UInt8]
+        do {
+            bytes = try FileSystem.read(icon.sourcePath, limit: iconByteLimit)
+        } catch {
+            log.report(.error("the icon cannot be read: \(error)", path: icon.displayPath, hint: hint))
+            return nil
+        }
+        switch PNG.decodedSize(of: bytes) {
+        case .failure(.unreadable(let reason)):
+            let what = bytes.isEmpty ? "is empty" : "is not a PNG image libpng can read (\(reason))"
+            log.report(.error("the icon \(what)", path: icon.displayPath, hint: hint))
+            return nil
+        case .failure(.tooLarge(let size)):
+            log.report(
+                .error(
+                    "the icon is \(size.width)×\(size.height) pixels; at most \(PNG.largestSide) on a side is read",
+                    path: icon.displayPath, hint: hint))
+            return nil
+        case .success(let size):
+            if size.width != size.height || size.width < 192 {
+                log.report(
+                    .warning(
+                        "the icon is \(size.width)×\(size.height) pixels; phones want a square icon of at least 192×192, and show this one cropped or blurred",
+                        path: icon.displayPath, hint: hint))
+            }
+            return size
         }
     }
 

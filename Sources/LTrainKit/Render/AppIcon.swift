@@ -27,6 +27,37 @@ enum PNG {
         guard written != 0, size <= output.count else { return nil }
         return Array(output.prefix(size))
     }
+
+    /// The largest side `decodedSize(of:)` reads: a home-screen icon needs at most 1024 pixels,
+    /// and a header claiming more than this would ask for a buffer of gigabytes.
+    static let largestSide = 4_096
+
+    /// The size of the PNG `bytes` hold, read to its last pixel (a truncated file, a bad
+    /// checksum or a header alone fails), or why libpng could not read it.
+    static func decodedSize(of bytes: [UInt8]) -> Result<PixelSize, PNGProblem> {
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        defer { png_image_free(&image) }
+        func message() -> String {
+            withUnsafeBytes(of: image.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        }
+        let begun = bytes.withUnsafeBytes { png_image_begin_read_from_memory(&image, $0.baseAddress, $0.count) }
+        guard begun != 0 else { return .failure(.unreadable(message())) }
+        let size = PixelSize(width: Int(image.width), height: Int(image.height))
+        guard size.width <= largestSide, size.height <= largestSide else { return .failure(.tooLarge(size)) }
+        image.format = ltrain_png_format_rgb
+        var pixels = [UInt8](repeating: 0, count: size.width * size.height * 3)
+        let finished = pixels.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, 0, nil) }
+        guard finished != 0 else { return .failure(.unreadable(message())) }
+        return .success(size)
+    }
+}
+
+/// Why an image is not a PNG ltrain can use.
+enum PNGProblem: Error, Equatable {
+    /// libpng's own words ("Not a PNG file", "Read Error" for a truncated one, a bad CRC).
+    case unreadable(String)
+    case tooLarge(PixelSize)
 }
 
 /// The site's default app icon, drawn from the theme: the line in the L's grey, across a white
