@@ -36,6 +36,42 @@ import Testing
         #expect(throws: BuildFailure.self) { try Scaffold.newStation(title: "X", after: "nowhere", content: site.content) }
     }
 
+    /// `new` writes only what `build` reads: a title of 150 characters gives a slug cut at a word
+    /// to the longest a build accepts, and the site builds with the page.
+    @Test func aLongTitleGivesASlugTheBuildAccepts() throws {
+        let site = try TestSite.defaultSite()
+        let title = Array(repeating: "Very long title word", count: 8).joined(separator: " ")
+        let (station, _) = try Scaffold.newStation(title: title, after: nil, content: site.content)
+        let checklist = try Scaffold.newChecklist(title: title, choose: .one, content: site.content)
+        let slug = "very-long-title-word-very-long-title-word-very-long-title-word-very-long-title-word-very-long-title"
+        #expect(slug.count == 99 && slugify(title).count > SiteBuilder.longestSlug)
+        #expect(station.hasSuffix("-\(slug).md"))
+        #expect(checklist.hasSuffix("/\(slug).md"))
+        try site.build()
+        #expect(try site.page("stations/\(slug).html").contains("<h1>\(title)</h1>"))
+        #expect(FileSystem.kind(of: site.output + "/checklists/\(slug).html") == .file)
+    }
+
+    @Test func aSlugIsShortenedAtAWord() {
+        #expect(shortened(slug: "very-long-title", to: 9) == "very-long")
+        #expect(shortened(slug: "very-long-title", to: 10) == "very-long")
+        #expect(shortened(slug: "very-long-title", to: 15) == "very-long-title")
+        #expect(shortened(slug: "verylongtitle", to: 4) == "very", "one word longer than the limit is cut in it")
+        #expect(shortened(slug: "ab-cdefgh", to: 4) == "ab")
+    }
+
+    /// A slug over the limit says so, and its hint names one that fits (not the same slug again).
+    @Test func aLongSlugSaysHowLongItIs() throws {
+        let site = try TestSite.defaultSite()
+        let long = String(repeating: "word-", count: 30) + "end"
+        try site.write("content/stations/09-\(long).md", "---\ntitle: Long\n---\n")
+        let failures = site.failures()
+        #expect(failures.count == 1)
+        #expect(failures.first?.contains("error: station slug '\(long)' is 153 characters long; a slug has at most 100") == true, "\(failures)")
+        #expect(failures.first?.contains("e.g. '\(shortened(slug: long, to: 100))'") == true, "\(failures)")
+        #expect(shortened(slug: long, to: 100).count == 99)
+    }
+
     @Test func afterNamesAStationBySlugOrTitle() throws {
         let site = try TestSite.defaultSite()
         let (path, placement) = try Scaffold.newStation(title: "Graham Avenue", after: "third avenue", content: site.content)

@@ -34,9 +34,10 @@ public enum Scaffold {
         "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 
-    /// The slug a new station or checklist gets from its title.
+    /// The slug a new station or checklist gets from its title, cut at a word to the length a
+    /// build accepts (`new` writes only what `build` reads).
     private static func slug(for title: String) throws(BuildFailure) -> String {
-        let slug = slugify(title)
+        let slug = shortened(slug: slugify(title), to: SiteBuilder.longestSlug)
         guard !slug.isEmpty else {
             throw BuildFailure([.error("the title '\(title)' gives no slug", hint: "use a title with some Latin letters or digits")])
         }
@@ -146,8 +147,7 @@ public enum Scaffold {
         return (path, placement)
     }
 
-    /// Writes `checklists/slug.md` with a list to fill in.
-    /// Writes a checklist whose rows take one choice or `many`; the file says which, in its
+    /// Writes `checklists/<slug>.md`: a checklist whose rows take one choice or `many`; the file says which, in its
     /// `choose:` line, so the author sees how to change it.
     public static func newChecklist(
         title: String, choose: Checklist.Choice = .one, content: String

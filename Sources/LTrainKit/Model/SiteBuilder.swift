@@ -322,10 +322,14 @@ public enum SiteBuilder {
         return nil
     }
 
+    /// The longest slug, in characters: a page's path (`stations/<slug>.html`, and the number
+    /// before it in the source file) stays well inside the 255 bytes a file name may hold.
+    public static let longestSlug = 100
+
     /// Slugs name output files, so they are kept to letters, digits, `-` and `_`: nothing that could
     /// leave its folder or mean something to a shell or a URL.
     static func isValidSlug(_ slug: String) -> Bool {
-        guard let first = slug.unicodeScalars.first, first != "-", first != "_", slug.count <= 100 else { return false }
+        guard let first = slug.unicodeScalars.first, first != "-", first != "_", slug.count <= longestSlug else { return false }
         return slug.unicodeScalars.allSatisfy { scalar in
             ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
                 || scalar == "-" || scalar == "_"
@@ -337,9 +341,17 @@ public enum SiteBuilder {
         return slug.isEmpty ? "name" : slug
     }
 
+    /// What is wrong with a slug `isValidSlug` refused, for its error.
+    private static func slugProblem(_ slug: String, noun: String) -> String {
+        slug.count > longestSlug
+            ? "\(noun) slug '\(slug)' is \(slug.count) characters long; a slug has at most \(longestSlug)"
+            : "\(noun) slug '\(slug)' may not be used as a file name"
+    }
+
     private static func slugHint(_ slug: String) -> String {
-        let suggestion = slugify(slug)
-        return "use only letters, digits, '-' and '_'" + (suggestion.isEmpty ? "" : ", e.g. '\(suggestion)'")
+        let suggestion = shortened(slug: slugify(slug), to: longestSlug)
+        let rule = slug.count > longestSlug ? "shorten it (the file name, or slug: in its front matter)" : "use only letters, digits, '-' and '_'"
+        return rule + (suggestion.isEmpty ? "" : ", e.g. '\(suggestion)'")
     }
 
     /// One station file read on its own (no check against the other stations): the station, and
@@ -374,7 +386,7 @@ public enum SiteBuilder {
         guard isValidSlug(slug) else {
             log.report(
                 .error(
-                    "station slug '\(slug)' may not be used as a file name", path: file.displayPath,
+                    slugProblem(slug, noun: "station"), path: file.displayPath,
                     at: slugLocation, hint: slugHint(slug)))
             return nil
         }
@@ -477,7 +489,7 @@ public enum SiteBuilder {
             guard isValidSlug(slug) else {
                 log.report(
                     .error(
-                        "checklist slug '\(slug)' may not be used as a file name", path: file.displayPath,
+                        slugProblem(slug, noun: "checklist"), path: file.displayPath,
                         at: slugLocationIn(file), hint: slugHint(slug)))
                 continue
             }
