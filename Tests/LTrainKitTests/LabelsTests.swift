@@ -50,7 +50,22 @@ import Testing
         #expect(diagnostics == [
             "content/index.md:4:3: warning: unknown label 'more_informaton' is ignored (did you mean 'more_information'?)\n  hint: labels are: \(known)",
             "content/index.md:5:3: warning: unknown label 'colour' is ignored\n  hint: labels are: \(known)",
-            "content/index.md:6:3: warning: label 'position' has an unknown placeholder '{postion}', shown as written\n  hint: it may hold {position} and {count}, e.g. \"Stop {position} of {count}\"",
+            "content/index.md:6:3: warning: label 'position' has an unknown placeholder '{postion}', shown as written\n  hint: \(placeholderHint)",
+        ])
+    }
+
+    let placeholderHint = "only 'position' fills placeholders: {position} and {count}, e.g. \"Stop {position} of {count}\""
+
+    /// Mustache's two braces, and a placeholder in a label that fills none, are each named with
+    /// the label that holds them; braces around words that are no name are text.
+    @Test func misplacedPlaceholdersNameTheirLabel() throws {
+        let (built, diagnostics) = try site(
+            index: "---\ntitle: T\nlabels:\n  next: \"Go {count}\"\n  position: \"Stop {{position}} of {{count}}\"\n  done: \"Done { }\"\n---\n")
+        #expect(built?.labels["done"] == "Done { }")
+        #expect(diagnostics == [
+            "content/index.md:4:3: warning: label 'next' takes no placeholder; '{count}' is shown as written\n  hint: \(placeholderHint)",
+            "content/index.md:5:3: warning: label 'position' writes '{{position}}' with two braces; a label's placeholder takes one, '{position}'\n  hint: \(placeholderHint)",
+            "content/index.md:5:3: warning: label 'position' writes '{{count}}' with two braces; a label's placeholder takes one, '{count}'\n  hint: \(placeholderHint)",
         ])
     }
 

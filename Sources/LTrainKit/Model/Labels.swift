@@ -83,14 +83,30 @@ public struct Labels: Sendable, Equatable {
         return label[index..<index + count].elementsEqual(bytes)
     }
 
-    /// The `{name}` placeholders written in `text`, with their offsets in scalars.
-    static func placeholders(in text: String) -> [String] {
-        var names: [String] = []
+    /// A placeholder as written in a label: `{count}`, or `{{count}}` in Mustache's spelling.
+    struct Placeholder: Equatable {
+        var name: String
+        var isDoubled: Bool
+        var written: String { isDoubled ? "{{\(name)}}" : "{\(name)}" }
+    }
+
+    /// The placeholders written in `text`: a name of letters, digits and `_` in braces, one or two.
+    static func placeholders(in text: String) -> [Placeholder] {
+        var found: [Placeholder] = []
         var rest = Substring(text)
         while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            names.append(String(rest[rest.index(after: open)..<close]))
-            rest = rest[rest.index(after: close)...]
+            var name = rest[rest.index(after: open)..<close]
+            var after = rest.index(after: close)
+            let isDoubled = name.first == "{" && rest[after...].first == "}"
+            if isDoubled {
+                name = name.dropFirst()
+                after = rest.index(after: after)
+            }
+            if !name.isEmpty, name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "_") }) {
+                found.append(Placeholder(name: String(name), isDoubled: isDoubled))
+            }
+            rest = rest[after...]
         }
-        return names
+        return found
     }
 }

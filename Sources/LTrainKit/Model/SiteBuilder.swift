@@ -252,13 +252,21 @@ public enum SiteBuilder {
                         hint: "give it words, or remove the line to keep the default"))
                 continue
             }
-            if label.key == "position" {
-                for name in Labels.placeholders(in: label.text) where !Labels.positionPlaceholders.contains(name) {
-                    log.report(
-                        .warning(
-                            "label 'position' has an unknown placeholder '{\(name)}', shown as written", path: path,
-                            at: label.keyLocation, hint: "it may hold {position} and {count}, e.g. \"Stop {position} of {count}\""))
+            for placeholder in Labels.placeholders(in: label.text) {
+                let problem: String
+                if label.key != "position" {
+                    problem = "label '\(label.key)' takes no placeholder; '\(placeholder.written)' is shown as written"
+                } else if !Labels.positionPlaceholders.contains(placeholder.name) {
+                    problem = "label 'position' has an unknown placeholder '\(placeholder.written)', shown as written"
+                } else if placeholder.isDoubled {
+                    problem = "label 'position' writes '\(placeholder.written)' with two braces; a label's placeholder takes one, '{\(placeholder.name)}'"
+                } else {
+                    continue
                 }
+                log.report(
+                    .warning(
+                        problem, path: path, at: label.keyLocation,
+                        hint: "only 'position' fills placeholders: {position} and {count}, e.g. \"Stop {position} of {count}\""))
             }
             overrides[label.key] = label.text
         }
