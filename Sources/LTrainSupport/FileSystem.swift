@@ -81,6 +81,25 @@ package enum FileSystem {
         return String(cString: resolved)
     }
 
+    /// Why a symbolic link at `path` cannot be followed, in a reader's words; nil when it can.
+    package static func brokenLinkReason(_ path: String) -> BrokenLink? {
+        var info = stat()
+        guard stat(path, &info) != 0 else { return nil }
+        switch errno {
+        case ENOENT, ENOTDIR: return .missingTarget
+        case ELOOP: return .loop
+        case let code: return .other(describe(errno: code))
+        }
+    }
+
+    package enum BrokenLink: Equatable, Sendable {
+        /// What the link names does not exist.
+        case missingTarget
+        /// Following it leads back through a link already followed (or through more than 40 links).
+        case loop
+        case other(String)
+    }
+
     /// Whether `path` is `folder` or lies inside it (both canonical).
     package static func isInside(_ path: String, _ folder: String) -> Bool {
         path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")

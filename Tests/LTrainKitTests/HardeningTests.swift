@@ -205,6 +205,37 @@ import Testing
             ])
     }
 
+    /// A symbolic link loop is named as one, at the link: a station, a template, the checklists
+    /// folder (which read as no checklists) and the content folder itself (which "did not exist").
+    @Test func aSymbolicLinkLoopIsNamedAsOne() throws {
+        let loop = "symbolic link loop: following it leads back to a link it passed"
+        func link(_ site: TestSite, _ relative: String, to target: String) throws {
+            try FileManager.default.createSymbolicLink(atPath: site.root + "/" + relative, withDestinationPath: target)
+        }
+        for (first, second) in [("content/stations/09-loop.md", "content/stations/x.md"), ("templates/extra.mustache", "templates/x")] {
+            let site = try TestSite.defaultSite()
+            try link(site, first, to: lastPathComponent(second))
+            try link(site, second, to: lastPathComponent(first))
+            let failures = site.failures()
+            #expect(failures.contains { $0.hasPrefix("\(first): error: \(loop)") }, "\(failures)")
+        }
+        let site = try TestSite.defaultSite()
+        try FileManager.default.removeItem(atPath: site.content + "/checklists")
+        try link(site, "content/checklists", to: "lists")
+        try link(site, "content/lists", to: "checklists")
+        #expect(site.failures().contains { $0.hasPrefix("content/checklists: error: \(loop)") })
+
+        let outside = try TestSite()
+        try link(outside, "a", to: outside.root + "/b")
+        try link(outside, "b", to: outside.root + "/a")
+        var options = site.options()
+        options.contentDirectory = outside.root + "/a"
+        #expect(throws: BuildFailure.self) { try SiteBuild.run(options) }
+        do { _ = try SiteBuild.run(options) } catch {
+            #expect(error.diagnostics.map(\.message) == ["the content folder is a symbolic link loop: following it leads back to a link it passed"])
+        }
+    }
+
     @Test func anIndexLinkedInsideTheContentFolderWorks() throws {
         let site = try TestSite.defaultSite()
         try FileManager.default.moveItem(atPath: site.content + "/index.md", toPath: site.content + "/home.md")

@@ -304,8 +304,6 @@ public enum SiteBundle {
     }
 }
 
-/// Writes the bundle to a temporary file beside its destination, renamed over it only when
-/// everything went well.
 /// The bundle's file, written beside its final path and renamed over it only when complete.
 ///
 /// What a bundle may replace: nothing, or a regular file (a symbolic link is replaced itself, its

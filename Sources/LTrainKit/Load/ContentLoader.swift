@@ -497,6 +497,22 @@ public enum ContentLoader {
         }
     }
 
+    /// The error for a symbolic link that cannot be followed, at the link.
+    static func brokenLink(_ display: String, reason: FileSystem.BrokenLink) -> Diagnostic {
+        switch reason {
+        case .missingTarget:
+            .error(
+                "symbolic link points to a file that does not exist", path: display,
+                hint: "remove the link or make it point to a file inside the folder")
+        case .loop:
+            .error(
+                "symbolic link loop: following it leads back to a link it passed", path: display,
+                hint: "make the link point to a file, not to a link that leads back to it")
+        case .other(let reason):
+            .error("symbolic link cannot be followed: \(reason)", path: display, hint: "remove the link or fix what it points to")
+        }
+    }
+
     private static func checkedRoot(_ directory: String, role: String, log: inout DiagnosticLog) -> String? {
         switch FileSystem.kind(of: directory, followingLinks: true) {
         case .directory:
@@ -505,6 +521,11 @@ public enum ContentLoader {
                 return nil
             }
             return real
+        case .missing where FileSystem.brokenLinkReason(directory) == .loop:
+            log.report(
+                .error(
+                    "the \(role) folder is a symbolic link loop: following it leads back to a link it passed",
+                    path: directory, hint: "name the real folder with --\(role) DIR"))
         case .missing:
             log.report(
                 .error(
@@ -581,10 +602,7 @@ public enum ContentLoader {
         let kind = FileSystem.kind(of: path)
         guard kind == .symbolicLink else { return (kind, kind == .missing ? "" : path) }
         guard let target = FileSystem.realPath(path) else {
-            log.report(
-                .error(
-                    "symbolic link points to a file that does not exist", path: display,
-                    hint: "remove the link or make it point to a file inside the folder"))
+            log.report(brokenLink(display, reason: FileSystem.brokenLinkReason(path) ?? .missingTarget))
             return (.missing, "")
         }
         guard FileSystem.isInside(target, root) else {
@@ -612,9 +630,11 @@ public enum ContentLoader {
         case .directory:
             return true
         case .symbolicLink:
-            guard let target = FileSystem.realPath(absolute), FileSystem.kind(of: target) == .directory else {
+            guard let target = FileSystem.realPath(absolute) else {
+                log.report(brokenLink(joinPath(display, folder), reason: FileSystem.brokenLinkReason(absolute) ?? .missingTarget))
                 return false
             }
+            guard FileSystem.kind(of: target) == .directory else { return false }
             guard FileSystem.isInside(target, root) else {
                 log.report(
                     .error(
