@@ -4,7 +4,7 @@
 // the fuzzer's runtime). Each target is one LLVMFuzzerTestOneInput; seeds are in Corpus/<Target>.
 import PackageDescription
 
-let targets = ["Mustache", "FrontMatter", "Markdown", "HTMLScanner", "Manifest", "ServePath"]
+let targets = ["Mustache", "FrontMatter", "Markdown", "HTMLScanner", "Manifest", "ServePath", "FileName"]
 
 let package = Package(
     name: "ltrain-fuzz",

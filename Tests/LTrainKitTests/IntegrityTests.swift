@@ -251,6 +251,11 @@ import Testing
         ])
         #expect(Manifest(text: manifest.text) == manifest)
         #expect(Manifest(text: "not a manifest") == nil)
+        // A path the site could not hold (SiteFileName) is damage: the manifest is not read.
+        for path in ["../outside.html", "a/./b.html", "/etc/passwd"] {
+            #expect(Manifest(text: "ltrain manifest 5\n000000000000000f 1 1 - - - \(path)\n") == nil, "\(path)")
+        }
+        #expect(Manifest(text: "ltrain manifest 5\n000000000000000f 1 1 - - - inside.html\n") != nil)
 
         let full = Manifest(entries: [
             "stations/b.html": Manifest.Entry(

@@ -115,3 +115,26 @@ import Testing
         #expect(throws: FileSystemError.self) { try FileSystem.readStart(of: FileManager.default.temporaryDirectory.path, count: 24) }
     }
 }
+
+/// `SiteFileName`: the one rule for the names a site holds, their URLs and manifest lines.
+@Suite struct SiteFileNameTests {
+    @Test func namesASiteMayHold() {
+        for path in ["style.css", "assets/a b#c%25?.png", "ü/€.txt", "a\\b", "...", "x/.hidden", "\u{85}name"] {
+            #expect(SiteFileName.isAccepted(path), "\(path)")
+        }
+        for path in ["", "/abs", "a//b", "trailing/", ".", "..", "../etc/passwd", "a/./b", "a/../b", "a\nb", "tab\there", "del\u{7F}"] {
+            #expect(!SiteFileName.isAccepted(path), "\(path.debugDescription)")
+        }
+        #expect(SiteFileName.problem(inName: "a\nb") == "file name holds a control character")
+        #expect(SiteFileName.problem(inName: "..") != nil && SiteFileName.problem(inName: "a b") == nil)
+    }
+
+    /// Encoded once: a '%' in a name is '%25' in its URL, and decoding the URL once gives the name.
+    @Test func aNameIsEncodedOnceInItsURL() {
+        #expect(SiteFileName.url(of: "assets/a b#c%25?.png") == "assets/a%20b%23c%2525%3F.png")
+        #expect(SiteFileName.url(of: "ü.txt") == "%C3%BC.txt")
+        for path in ["assets/a b#c%25?.png", "ü/€.txt", "a\\b", "plain/path.html"] {
+            #expect(SiteFileName.path(ofURL: SiteFileName.url(of: path)) == path)
+        }
+    }
+}

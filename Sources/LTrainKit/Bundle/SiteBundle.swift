@@ -304,11 +304,8 @@ public enum SiteBundle {
     }
 }
 
-/// The bundle's file, written beside its final path and renamed over it only when complete.
-///
-/// What a bundle may replace: nothing, or a regular file (a symbolic link is replaced itself, its
-/// target never touched). Never a folder, a device, a FIFO or a socket, and never a file inside the
-/// content or templates folder, whatever path names it.
+/// The bundle's file, written beside its final path and renamed over it only when complete;
+/// what it may replace is `ReplaceRule`'s.
 struct BundleWriter {
     let path: String
     let temporary: String
@@ -339,9 +336,7 @@ struct BundleWriter {
         else {
             throw refuse("cannot write the bundle: its folder does not exist", hint: "name a file in an existing folder")
         }
-        let resolved = joinPath(realFolder, name)
-        for source in sources {
-            guard let real = FileSystem.realPath(source), FileSystem.isInside(resolved, real) else { continue }
+        if let (source, _) = ReplaceRule.clash(of: joinPath(realFolder, name), with: sources) {
             throw refuse(
                 "the bundle would be written inside the source folder \(source), over your sources",
                 hint: "write it outside \(source), e.g. --output l-train.html")

@@ -560,12 +560,12 @@ public enum ContentLoader {
                 let childRelative = relative.isEmpty ? entry.name : joinPath(relative, entry.name)
                 let childAbsolute = joinPath(root, childRelative)
                 let childDisplay = joinPath(display, childRelative)
-                // A control character (a newline) would break the lines of .ltrain-manifest and
-                // of every list that names the file; a path past PATH_MAX cannot be opened.
-                if entry.name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+                // The names a site may hold are `SiteFileName`'s rule (a newline would break the
+                // lines of .ltrain-manifest); a path past PATH_MAX cannot be opened.
+                if let problem = SiteFileName.problem(inName: entry.name) {
                     log.report(
                         .error(
-                            "file name holds a control character", path: childDisplay,
+                            problem, path: childDisplay,
                             hint: "rename it without line breaks, tabs or other control characters"))
                     continue
                 }

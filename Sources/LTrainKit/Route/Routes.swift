@@ -187,7 +187,7 @@ public struct Routes: Sendable {
     public func absoluteURL(of page: Page, baseURL: String?) -> String? {
         guard let baseURL else { return nil }
         let path = self.path(of: page)
-        return baseURL + SitePath.relativePath(from: "index.html", to: path)
+        return baseURL + SiteFileName.url(of: path)
     }
 
     /// The page written at `outputPath`, if it is one of the site's pages.

@@ -144,7 +144,10 @@ package struct Manifest: Sendable, Equatable {
                 let size = number(sizeField, radix: 10).flatMap(Int.init(exactly:)),
                 let modified = number(modifiedField, radix: 10).flatMap(Int64.init(exactly:))
             else { return nil }
-            let path = text(lastField())
+            // A path the site could not hold (`SiteFileName`: `..`, a control character) is damage.
+            let pathField = lastField()
+            guard SiteFileName.isAccepted(UnsafeBufferPointer(rebasing: bytes[pathField])) else { return nil }
+            let path = text(pathField)
             let isDash: (Range<Int>) -> Bool = { $0.count == 1 && bytes[$0.lowerBound] == UInt8(ascii: "-") }
             let key = isDash(keyField) ? nil : number(keyField, radix: 16).map(ContentHash.init(value:))
             /// Comma-separated, each %-encoded (so never holding a comma, nor a lone `-`, itself).

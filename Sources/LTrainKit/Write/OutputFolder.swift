@@ -89,7 +89,7 @@ public final class OutputFolder: PageSink {
         public var removed: Int
     }
 
-    /// Validates the output folder and prepares an empty staging folder beside it.
+    /// Validates the output folder by `ReplaceRule` and prepares an empty staging folder beside it.
     /// `protected` are folders the output may not be, contain or lie inside (content, templates).
     public init(path: String, protecting protected: [String], force: Bool) throws(BuildFailure) {
         self.path = path
@@ -113,18 +113,12 @@ public final class OutputFolder: PageSink {
             ])
         }
         let resolvedOutput = Self.canonical(absolute)
-        for folder in protected {
-            guard let real = FileSystem.realPath(folder) else { continue }
-            if FileSystem.isInside(real, resolvedOutput) || FileSystem.isInside(resolvedOutput, real) {
-                let relation =
-                    real == resolvedOutput
-                    ? "is" : (FileSystem.isInside(real, resolvedOutput) ? "contains" : "is inside")
-                throw BuildFailure([
-                    .error(
-                        "the output folder \(relation) the source folder \(folder); building would overwrite your sources",
-                        path: path, hint: "choose another output folder, e.g. --output _site")
-                ])
-            }
+        if let (folder, relation) = ReplaceRule.clash(of: resolvedOutput, with: protected) {
+            throw BuildFailure([
+                .error(
+                    "the output folder \(relation == "holds" ? "contains" : relation) the source folder \(folder); building would overwrite your sources",
+                    path: path, hint: "choose another output folder, e.g. --output _site")
+            ])
         }
         if resolvedOutput == "/" || resolvedOutput == Self.canonical(NSHomeDirectory()) {
             throw BuildFailure([
