@@ -22,25 +22,29 @@ public final class FileWatcher: @unchecked Sendable {
     private let stopping = Atomic<Bool>(false)
     private let quiet: Double
     private let settle: Double
+    private let patience: Double
     private var thread: Thread?
 
     private static let mask = UInt32(
         IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_DELETE_SELF | IN_ATTRIB)
 
-    /// `settle`: 5 ms. The events of one save come close together (timed with an inotify reader,
-    /// on tmpfs and ext4): a write in place is one event; a write through a temporary file renamed
-    /// over spans 0.2 ms; vim's `:w` (its `4913` probe, the file renamed away as a backup, written
-    /// again, the backup deleted, the swap file updated) spans 2 ms, with gaps of at most 1.6 ms.
-    /// Waiting 30 ms after every save, as before, only added latency (30 of a body edit's 45 ms at
-    /// 10,000 stations). `quiet`: 15 ms, ten times the longest gap seen inside a save, for a burst
-    /// that is not finished (vim wrote the file again 0.02 ms after renaming it away).
-    public init(folders roots: [String], quiet: Double = 0.015, settle: Double = 0.005) throws(Diagnostic) {
+    /// `settle`: how long the folders stay quiet before a finished burst is reported; the events
+    /// of one save come within a few milliseconds of each other (docs/benchmarks.md, "serve").
+    /// `quiet`: how long a burst with a deleted file is waited on (an editor that deletes the
+    /// file renames the new one over it at once; a reader's `rm` should show soon).
+    /// `patience`: how long a burst that is half a save (a file renamed away, as a backup, or
+    /// still open from its creation) is waited on before it is reported as it stands: long
+    /// enough for a slow save on a loaded machine, so the preview never builds half a save.
+    public init(
+        folders roots: [String], quiet: Double = 0.015, settle: Double = 0.005, patience: Double = 0.5
+    ) throws(Diagnostic) {
         descriptor = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard descriptor >= 0 else {
             throw Diagnostic.error("cannot watch files: inotify: \(String(cString: strerror(errno)))")
         }
         self.quiet = quiet
         self.settle = settle
+        self.patience = patience
         for root in roots where FileSystem.kind(of: root, followingLinks: true) == .directory { watch(root) }
     }
 
@@ -73,7 +77,13 @@ public final class FileWatcher: @unchecked Sendable {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while !stopping.load(ordering: .relaxed) {
             var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let timeout = burst.isEmpty ? 200 : Int32(((burst.isSettled ? settle : quiet) * 1000).rounded(.up))
+            let wait: Double =
+                switch burst.progress {
+                case .settled: settle
+                case .deleted: quiet
+                case .halfSaved: patience
+                }
+            let timeout = burst.isEmpty ? 200 : Int32((wait * 1000).rounded(.up))
             let ready = poll(&poller, 1, timeout)
             if ready > 0 {
                 let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
@@ -108,7 +118,9 @@ public final class FileWatcher: @unchecked Sendable {
             if isFolder && mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 { watch(path) }
             if mask & UInt32(IN_IGNORED) != 0 { folders[handle] = nil }
             let event: Burst.Event
-            if mask & UInt32(IN_MOVED_FROM | IN_DELETE | IN_DELETE_SELF) != 0 {
+            if mask & UInt32(IN_MOVED_FROM) != 0 {
+                event = .renamedAway
+            } else if mask & UInt32(IN_DELETE | IN_DELETE_SELF) != 0 {
                 event = .removed
             } else if mask & UInt32(IN_CREATE) != 0 && !isFolder {
                 // A new file, open for writing until its IN_CLOSE_WRITE.
@@ -133,8 +145,21 @@ struct Burst: Equatable {
         case arrived
         /// A file closed after writing, changed attributes, a new folder.
         case written
-        /// Removed or renamed away.
+        /// Renamed away (an editor keeping a backup writes the file again next).
+        case renamedAway
+        /// Deleted.
         case removed
+    }
+
+    /// How finished a burst looks, which sets how long the watcher waits for more.
+    enum Progress: Equatable {
+        /// Nothing is half done.
+        case settled
+        /// A file that was there is deleted: usually for good.
+        case deleted
+        /// A file that was there is renamed away, or a new file is still open: the rest of the
+        /// save is coming.
+        case halfSaved
     }
 
     private struct PathState: Equatable {
@@ -153,17 +178,21 @@ struct Burst: Equatable {
         states[path, default: PathState(isNew: event == .created || event == .arrived, last: event)].last = event
     }
 
-    /// Nothing is half done: no file is still open from its creation, and no file that was there
-    /// before the burst is gone (an editor that renames the file away to keep a backup writes it
-    /// again next). A file that came and went within the burst (a temporary file renamed over the
-    /// real one, vim's `4913` probe) is done with.
-    var isSettled: Bool {
-        states.values.allSatisfy { state in
+    /// A file that came and went within the burst (a temporary file renamed over the real one,
+    /// vim's `4913` probe) is done with; one still open from its creation, or one that was there
+    /// before the burst and is renamed away, is half a save; one deleted is a deletion.
+    var progress: Progress {
+        var progress = Progress.settled
+        for state in states.values {
             switch state.last {
-            case .created: return false
-            case .removed: return state.isNew
-            case .arrived, .written: return true
+            case .created: return .halfSaved
+            case .renamedAway where !state.isNew: return .halfSaved
+            case .removed where !state.isNew: progress = .deleted
+            case .arrived, .written, .renamedAway, .removed: continue
             }
         }
+        return progress
     }
+
+    var isSettled: Bool { progress == .settled }
 }

@@ -5,7 +5,8 @@ import Testing
 @testable import LTrainServe
 
 /// When the watcher reports a burst of changes: at once (after `settle`) when every file it
-/// touched is written and closed, later (after `quiet`) when one is half written or gone.
+/// touched is written and closed, soon (after `quiet`) when one is deleted, and only after
+/// `patience` when the burst is half a save (a file renamed away or still open).
 /// The event sequences are those an inotify reader saw for each kind of save.
 struct FileWatcherTests {
     private func burst(_ events: [(Burst.Event, String)]) -> Burst {
@@ -23,7 +24,7 @@ struct FileWatcherTests {
         #expect(!burst(started).isSettled)
         let written = started + [(.written, "c/x.md.tmp")]
         #expect(burst(written).isSettled)
-        let renamed = written + [(.removed, "c/x.md.tmp"), (.arrived, "c/x.md")]
+        let renamed = written + [(.renamedAway, "c/x.md.tmp"), (.arrived, "c/x.md")]
         #expect(burst(renamed).isSettled)
         #expect(burst(renamed).paths == ["c/x.md.tmp", "c/x.md"])
     }
@@ -34,17 +35,19 @@ struct FileWatcherTests {
             (.created, "c/4913"), (.written, "c/4913"), (.removed, "c/4913"),
         ]
         #expect(burst(probe).isSettled)
-        let away = probe + [(.removed, "c/x.md"), (.arrived, "c/x.md~")]
-        #expect(!burst(away).isSettled, "the file is gone: the editor is about to write it again")
+        let away = probe + [(.renamedAway, "c/x.md"), (.arrived, "c/x.md~")]
+        #expect(burst(away).progress == .halfSaved, "the file is gone: the editor is about to write it again")
         let recreated = away + [(.created, "c/x.md")]
-        #expect(!burst(recreated).isSettled, "created, not yet closed")
+        #expect(burst(recreated).progress == .halfSaved, "created, not yet closed")
         let done = recreated + [(.written, "c/x.md"), (.written, "c/x.md"), (.removed, "c/x.md~")]
         #expect(burst(done).isSettled)
     }
 
-    @Test func aDeletedFileWaitsForTheQuietPeriod() {
-        #expect(!burst([(.removed, "c/x.md")]).isSettled)
-        #expect(!burst([(.written, "c/x.md"), (.removed, "c/x.md")]).isSettled)
+    @Test func aDeletedFileWaitsForTheQuietPeriodOnly() {
+        #expect(burst([(.removed, "c/x.md")]).progress == .deleted)
+        #expect(burst([(.written, "c/x.md"), (.removed, "c/x.md")]).progress == .deleted)
+        #expect(burst([(.removed, "c/x.md"), (.created, "c/y.md")]).progress == .halfSaved, "half a save outweighs a deletion")
+        #expect(burst([(.created, "c/t"), (.removed, "c/t")]).progress == .settled, "a file that came and went")
     }
 
     /// The real watcher, end to end: a write in place and a save through a temporary file are

@@ -275,6 +275,48 @@ def test_an_atomic_save_with_swap_files_reloads_once(served):
     events.close()
 
 
+def test_a_slow_save_only_ever_shows_the_old_page_or_the_new_one(served):
+    """An editor that keeps a backup by renaming the file away, on a loaded machine: 150 ms pass
+    before the new file is created, and 150 ms more inside its writing. A reader polling the page
+    all along gets the old page or the new one, never a 404, and no problem is announced."""
+    root, server = served
+    events = EventStream(server.port)
+    time.sleep(0.2)
+    station = root / "content" / "stations" / "02-sixth-avenue.md"
+    old = station.read_text()
+    new = old.replace("Sixth Avenue opened", "Sixth Avenue first opened")
+    assert new != old
+    seen, stop = [], threading.Event()
+
+    def poll():
+        while not stop.is_set():
+            status, _, body = server.get("/info/sixth-avenue.html")
+            seen.append((status, b"Sixth Avenue first opened" in body))
+
+    poller = threading.Thread(target=poll)
+    poller.start()
+    time.sleep(0.1)
+    backup = station.with_name("02-sixth-avenue.md~")
+    os.rename(station, backup)
+    time.sleep(0.15)
+    with open(station, "w") as file:
+        file.write(new[: len(new) // 3])
+        file.flush()
+        time.sleep(0.15)
+        file.write(new[len(new) // 3:])
+    backup.unlink()
+    events.wait_for("reload")
+    time.sleep(0.3)
+    stop.set()
+    poller.join()
+    events.close()
+    statuses = {status for status, _ in seen}
+    assert statuses == {200}, f"the page was missing during the save: {sorted(statuses)}"
+    assert seen[0] == (200, False) and seen[-1] == (200, True), (seen[0], seen[-1])
+    assert "problem" not in [event[0] for event in events.events], events.events
+    assert [event[0] for event in events.events].count("reload") == 1, events.events
+
+
 def test_bad_input_keeps_the_last_good_site_and_shows_the_problem_until_fixed(served):
     root, server = served
     events = EventStream(server.port)
