@@ -12,7 +12,7 @@ import Testing
             index: try contentFile("index.md", "---\ntitle: T\n---\n"),
             stations: [try station("01-a.md", title: "A"), try station("02-b.md", title: "B")],
             checklists: [try contentFile("checklists/pick.md", "---\ntitle: Pick\n---\n- x\n")],
-            assets: [AssetFile(outputPath: "assets/map.png", sourcePath: "/dev/null", displayPath: "content/assets/map.png")])
+            assets: [AssetFile(outputPath: "assets/map.png", sourcePath: "/nonexistent/route-only", displayPath: "content/assets/map.png")])
         var log = DiagnosticLog()
         let site = try #require(SiteBuilder.build(content, log: &log))
         return Routes(site: site, staticFiles: [], log: &log)
@@ -48,7 +48,7 @@ import Testing
         let site = try #require(SiteBuilder.build(content, log: &log))
         _ = Routes(
             site: site,
-            staticFiles: [AssetFile(outputPath: "stations/a.html", sourcePath: "/dev/null", displayPath: "templates/stations/a.html")],
+            staticFiles: [AssetFile(outputPath: "stations/a.html", sourcePath: "/nonexistent/route-only", displayPath: "templates/stations/a.html")],
             log: &log)
         #expect(
             log.errors.map(\.message) == [
@@ -65,7 +65,7 @@ import Testing
         let site = try #require(SiteBuilder.build(content, log: &log))
         _ = Routes(
             site: site,
-            staticFiles: staticFiles.map { AssetFile(outputPath: $0, sourcePath: "/dev/null", displayPath: "templates/\($0)") },
+            staticFiles: staticFiles.map { AssetFile(outputPath: $0, sourcePath: "/nonexistent/route-only", displayPath: "templates/\($0)") },
             log: &log)
         return log.errors.map { "\($0.path ?? ""): \($0.message)" }
     }
