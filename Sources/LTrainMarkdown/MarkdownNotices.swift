@@ -104,9 +104,8 @@ extension Markdown {
     /// Whether `text` holds any character sequence a notice needs: most texts do not, and are
     /// then not parsed a second time. A `scheme://` right after `(` or `<` is a link's destination
     /// (`[the MTA](https://mta.info/)`, `<https://mta.info/>`), not a bare URL. One look-up a byte,
-    /// and a closer look only at the few bytes that can start one: it runs for every text of every
-    /// build (a Character-free loop that tested each byte against every pattern took 13 µs for a
-    /// 3 KB station, 130 ms for 10,000; this takes about 2 µs).
+    /// and a closer look only at the few bytes that can start one, since it runs for every text of
+    /// every build (figure in docs/benchmarks.md, "Optimisations").
     static func mayHoldNotices(_ text: String, options: MarkdownOptions) -> Bool {
         var text = text
         return text.withUTF8 { mayHoldNotices($0, options: options) }

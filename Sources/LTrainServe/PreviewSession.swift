@@ -85,7 +85,7 @@ public final class PreviewSession: Sendable {
             }
         }
         // Taken out of the snapshot, so that it is the only reference and is changed in place
-        // (a copy of 10,000 loaded files cost 2 ms of a 10 ms body edit; perf).
+        // rather than copied on every edit.
         if var content = snapshot.content, let changes {
             snapshot.content = nil
             if changes.touchesContent
@@ -159,8 +159,7 @@ public final class PreviewSession: Sendable {
             hub.reload(summary: "{\"changed\":\(changedFiles),\"milliseconds\":\(Int(milliseconds.rounded()))}")
         }
         // The last version and the files this one replaced are let go of only now, after the
-        // open pages were told: freeing them took 13 ms of a new station's rebuild at 10,000
-        // stations (perf), which the reload waited for.
+        // open pages were told, so the reload does not wait for them to be freed.
         withExtendedLifetime((last, retired, commit)) {}
         return Outcome(
             changedFiles: changedFiles, renderedPages: rendered, milliseconds: milliseconds, problems: [], warnings: warnings,

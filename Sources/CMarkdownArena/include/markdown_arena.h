@@ -4,9 +4,9 @@
 /// A bump allocator for libcmark, one per thread.
 ///
 /// Parsing one page's Markdown makes thousands of small nodes and buffers that all die together
-/// when the page is rendered. Through glibc's malloc each is a separate allocation and free, which
-/// measured as a fifth of a whole build; here they are carved from blocks the thread keeps, and
-/// given back all at once.
+/// when the page is rendered. Through glibc's malloc each is a separate allocation and free (a
+/// large share of a build: docs/benchmarks.md, "Optimisations"); here they are carved from blocks
+/// the thread keeps, and given back all at once.
 ///
 /// Between `ltrain_markdown_arena_begin()` and the matching `ltrain_markdown_arena_end()` on the
 /// same thread, the allocator returned by `ltrain_markdown_arena_allocator()` (a `cmark_mem *`)

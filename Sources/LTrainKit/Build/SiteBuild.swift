@@ -542,10 +542,8 @@ public enum SiteBuild {
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             let renderer = workers > 1 ? renderer.privateCopy() : renderer
             let fineLinks = LinkChecker.FineLinks()
-            // The generated files first, each by one worker while the others start on the pages:
-            // drawing and encoding the three icons takes about 17 ms, which a fresh build spent
-            // after the pages with one core idle (1,000 stations on tmpfs, alternating runs:
-            // 124 ms before, 115 ms after, medians of 20).
+            // The generated files first, each by one worker while the others start on the pages,
+            // since drawing the icons after the pages left a core idle.
             while true {
                 let index = nextGenerated.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard index < generated.count else { break }

@@ -100,9 +100,8 @@ struct BundlePage {
     }
 
     /// Calls `rewrite` for every attribute of every tag (outside comments), replacing the values
-    /// it returns; everything else is copied as it is. Byte by byte: a bundle of 10,000 stations
-    /// is 57 MB of HTML; walking it by Characters made the whole bundle take 6.1 s, by bytes 3.3 s
-    /// (Benchmarks/sitegen.py's 10,000 stations, 2026-12-03).
+    /// it returns; everything else is copied as it is. Byte by byte, since a large bundle is tens
+    /// of megabytes of HTML and a walk by Characters nearly doubled its time.
     private func rewriteTags(in html: Substring, _ rewrite: (String, String) -> String?) -> String {
         let bytes = Array(html.utf8)
         var output: [UInt8] = []

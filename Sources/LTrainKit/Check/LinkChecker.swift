@@ -203,10 +203,8 @@ public enum LinkChecker {
     /// The links without a `#fragment` judged fine, by the folder of the page they are on: such a
     /// link is fine on every page of that folder while the site's files are the same. Station
     /// pages share most of their links (the style sheet, the script, the manifest, the icons, the
-    /// index), and judging each again (decoding, resolving and looking the path up) was a sixth
-    /// of the rendering threads' time when a new station renders every station page (perf); a
-    /// 1,000-station build spends 17.7 M fewer instructions (callgrind, 1,053.1 M → 1,035.4 M).
-    /// Not thread-safe: one per thread.
+    /// index), so each is judged (decoded, resolved and looked up) once a folder rather than once
+    /// a page. Not thread-safe: one per thread.
     public final class FineLinks {
         private var byFolder: [String: Set<String>] = [:]
 

@@ -249,10 +249,9 @@ public enum ContentLoader {
     /// each). Two stations linked to one file stay allowed: an alias with a slug of its own.
     static func checkOneRolePerFile(_ content: LoadedContent, log: inout DiagnosticLog) {
         // Stations never clash with stations (one role), so only the index and the checklists,
-        // a handful, go into a table; each station is looked up in it. Every edit in `serve` runs
-        // this check: a table of all 10,000 stations' identities cost 3.5 ms of a 10 ms rebuild
-        // (perf, body edit), this costs a lookup per station. Files are read in place, by index:
-        // copying each costs more than the check.
+        // a handful, go into a table; each station is looked up in it, since every edit in
+        // `serve` runs this check and a table of every station showed in a body edit. Files are
+        // read in place, by index: copying each costs more than the check.
         var roles: [String: (role: String, path: String)] = [:]
         func claim(_ file: ContentFile, as role: String) {
             guard !file.identity.isEmpty else { return }

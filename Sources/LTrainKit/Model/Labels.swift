@@ -46,11 +46,8 @@ public struct Labels: Sendable, Equatable {
     /// "Stop 3 of 6": the `position` label with its placeholders filled in.
     public func position(_ position: Int, of count: Int) -> String {
         // Filled in by hand, in one pass over the UTF-8 bytes (`{` is never part of another
-        // character's bytes): Foundation's `replacingOccurrences` went through NSString (12% of
-        // a rebuild that renders every station page), and walking the text by Characters still
-        // took 7% of the workers' time (perf, a new station under `ltrain serve` at 10,000
-        // stations): about 17,000 instructions a station page, which by bytes a 1,000-station
-        // build no longer spends (callgrind: 1,115.4 M instructions before, 1,098.4 M after).
+        // character's bytes), since it runs for every station page and Foundation's
+        // `replacingOccurrences` or a walk by Characters showed in profiles.
         var text = self["position"]
         return text.withUTF8 { label in
             var filled: [UInt8] = []

@@ -438,8 +438,8 @@ public enum SiteBuilder {
             let slug = station?.slug ?? parseStationFileName(files[index].fileName)?.slug ?? ""
             let folded = slug.lowercased()
             if let owner = slugOwners[folded] {
-                // Looked for only here: walking every file's front matter for it cost 4 ms of a
-                // new station's rebuild at 10,000 stations (perf).
+                // Looked for only here, since walking every file's front matter for it showed in
+                // a new station's rebuild under serve.
                 let slugLocation = readLocation ?? slugLocationIn(files[index])
                 log.report(
                     .error(

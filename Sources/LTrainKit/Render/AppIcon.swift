@@ -74,7 +74,7 @@ enum AppIcon {
     static let ink: (UInt8, UInt8, UInt8) = (0x1C, 0x1C, 0x1E)
 
     /// What an icon is made from: this drawing at this size. An icon whose key matches the one
-    /// the output has is kept, not drawn again (encoding the three sizes takes about 20 ms).
+    /// the output has is kept, not drawn again, since encoding is a no-op rebuild's largest cost.
     static func key(for path: String) -> ContentHash? {
         guard let icon = files.first(where: { $0.path == path }) else { return nil }
         var hasher = ContentHasher()
@@ -91,8 +91,7 @@ enum AppIcon {
 
     /// RGB pixels (the icon is opaque: a full-bleed tile). Each shape is drawn by its distance
     /// from the pixel's centre, which gives one pixel of smooth edge without sampling a pixel many
-    /// times (sixteen samples a pixel took 70 ms for the three sizes), and rows clear of every
-    /// shape are left as they are.
+    /// times, and rows clear of every shape are left as they are.
     static func pixels(size: Int) -> [UInt8] {
         let s = Double(size)
         let middle = s / 2

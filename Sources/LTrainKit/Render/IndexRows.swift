@@ -5,8 +5,8 @@ import LTrainMustache
 /// The index page's values of each station, its row in the list (`stations`) and its stop on the
 /// strip map (`map.stops`), with their hashes, kept from one version of a site to the next while
 /// the line keeps the same stations in the same order (`PageRenderer.RenderMemory`): a title
-/// edit makes one station's values again and keeps the other 9,999 with their hashes. (At 10,000
-/// stations, making every row again took 15 ms and hashing them 14 ms of a 70 ms title edit; perf.)
+/// edit makes one station's values again and keeps the others with their hashes, since making
+/// and hashing every row was most of a title edit in serve.
 final class IndexRows: Sendable {
     /// One station's values, and what they were made from that can change in place.
     struct Row: Sendable {
