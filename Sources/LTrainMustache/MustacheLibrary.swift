@@ -189,8 +189,6 @@ public struct MustacheLibrary: Sendable {
         return output.bytes
     }
 
-    fileprivate func nodes(named name: String) -> [MustacheNode]? { templates[name] }
-
     /// The sources of `name` and of every template it can include (`includedTemplates`); every
     /// template's when one of them names a template by a value.
     private func sourcesReachable(from name: String) -> [String: String] {
@@ -348,13 +346,13 @@ private struct MustacheRenderer {
                     stack.removeLast()
                 }
             case .partial(let reference, let indentation, _):
-                guard let name = templateName(reference, in: stack), let partial = library.nodes(named: name) else {
+                guard let name = templateName(reference, in: stack), let partial = library.nodes(of: name) else {
                     continue
                 }
                 let indented = Reindentation.apply(to: partial, strip: "", add: indentation, indentFirstLine: true)
                 try include(name, indented, at: reference, stack: &stack, overrides: overrides, into: &output)
             case .parent(let reference, let blocks, let indentation, _):
-                guard let name = templateName(reference, in: stack), let parent = library.nodes(named: name) else {
+                guard let name = templateName(reference, in: stack), let parent = library.nodes(of: name) else {
                     continue
                 }
                 // The caller's own overrides win over the blocks this parent tag supplies.

@@ -29,7 +29,7 @@ public final class FileWatcher: @unchecked Sendable {
         IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_DELETE_SELF | IN_ATTRIB)
 
     /// `settle`: how long the folders stay quiet before a finished burst is reported; the events
-    /// of one save come within a few milliseconds of each other (docs/benchmarks.md, "serve").
+    /// of one save come within a few milliseconds of each other (docs/benchmarks.md, "Optimisations").
     /// `quiet`: how long a burst with a deleted file is waited on (an editor that deletes the
     /// file renames the new one over it at once; a reader's `rm` should show soon).
     /// `patience`: how long a burst that is half a save (a file renamed away, as a backup, or

@@ -25,7 +25,7 @@ public final class MemorySite: PageSink {
         var files: [String: ServedFile] = [:]
         /// What the rebuild under way wrote, in the order it was written (each path once).
         var staged: [(path: String, file: ServedFile)] = []
-        /// Set by `createFolders`: every file of the version under way, when it lists them.
+        /// Set by `prepare(for:)`: every file of the version under way, when it lists them.
         var paths: Set<String>?
         /// The served files that have no key, kept up to date by `commit`.
         var keyless: Set<String> = []
@@ -98,7 +98,7 @@ public final class MemorySite: PageSink {
 
     public var keepsUntouchedFiles: Bool { true }
 
-    public func createFolders(for outputPaths: [String]) throws(BuildFailure) {
+    public func prepare(for outputPaths: [String]) throws(BuildFailure) {
         let paths = Set(outputPaths)
         state.withLock { $0.paths = paths }
     }

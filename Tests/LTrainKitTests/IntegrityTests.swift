@@ -232,7 +232,7 @@ import Testing
         let site = try TestSite()
         let output = try OutputFolder(path: site.output, protecting: [], force: false)
         let paths = ["index.html", "a/b/c.html", "a/d.html", "x/y/z/w.txt", "a/b/e.html"]
-        try output.createFolders(for: paths)
+        try output.prepare(for: paths)
         for path in paths { try output.write("<p>\(path)</p>", to: path) }
         let summary = try output.commit()
         #expect(summary.written == paths.count)

@@ -62,7 +62,9 @@ public struct RenderedPage: Sendable {
 /// rendered in parallel and streamed to disk. Knows nothing of the file system.
 public struct PageRenderer: Sendable {
     /// The page templates a template folder must have.
-    public static let pageTemplates = ["index", "station", "info", "checklist"]
+    public static let pageTemplates = Page.Kind.allCases.filter(\.isRequired).map(\.template)
+    /// Every page template, the optional 404 page's too.
+    public static let everyPageTemplate = Page.Kind.allCases.map(\.template)
 
     public private(set) var site: Site
     public let routes: Routes
@@ -340,7 +342,7 @@ public struct PageRenderer: Sendable {
     /// For each page template, itself and every template it can include, nearest first.
     private static func includedTemplates(library: MustacheLibrary) -> [String: [String]] {
         var result: [String: [String]] = [:]
-        for name in pageTemplates + ["404"] where library.contains(name) {
+        for name in everyPageTemplate where library.contains(name) {
             result[name] = library.includedTemplates(from: name)
         }
         return result

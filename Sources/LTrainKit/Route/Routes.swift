@@ -10,6 +10,27 @@ public enum Page: Hashable, Sendable {
     case checklist(slug: String)
     /// The page hosts serve for a missing URL, at any depth.
     case notFound
+
+    /// Each kind of page, named as the template that renders it is.
+    public enum Kind: String, CaseIterable, Sendable {
+        case index, station, info, checklist
+        case notFound = "404"
+
+        /// The template's name (`station` for `station.mustache`).
+        public var template: String { rawValue }
+        /// Every site has each page template but the 404 page's, which a theme may leave out.
+        public var isRequired: Bool { self != .notFound }
+    }
+
+    public var kind: Kind {
+        switch self {
+        case .index: .index
+        case .station: .station
+        case .info: .info
+        case .checklist: .checklist
+        case .notFound: .notFound
+        }
+    }
 }
 
 /// The Route stage: the one place that decides every output path and the relative link between

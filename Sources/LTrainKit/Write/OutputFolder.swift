@@ -10,17 +10,14 @@ import LTrainSupport
 import LTrainMustache
 import LTrainMarkdown
 
-/// The Write stage. A build writes into a staging folder beside the output; unchanged files are
-/// hard links to the previous output's files (same inode and mtime), changed ones are new files.
-/// Only when everything succeeded are the two folders swapped in one atomic `renameat2` exchange,
-/// so the output is always the complete old site or the complete new one.
-/// Where rendered pages go: the staging folder of an output folder on disk, or the memory of the
-/// preview server. Both keep pages rendered from unchanged inputs (`reuse`).
+/// Where rendered pages go, the Write stage's one interface: the staging folder of an output
+/// folder on disk (`OutputFolder`), or the memory of the preview server (`MemorySite`). Both keep
+/// pages rendered from unchanged inputs (`reuse`).
 public protocol PageSink: Sendable {
-    /// Prepares for files at these paths (folders on disk), before writing from several threads:
-    /// the new version of the site has exactly these files. The paths come in the build's fixed
-    /// order, each once; the manifest lists its files so.
-    func createFolders(for outputPaths: [String]) throws(BuildFailure)
+    /// Prepares for the files of the new version, before writing from several threads: it has
+    /// exactly these files (folders on disk; a list in memory). The paths come in the build's
+    /// fixed order, each once; the manifest lists its files so.
+    func prepare(for outputPaths: [String]) throws(BuildFailure)
     /// Whether a file the executor does not touch stays as the last version has it (the preview's
     /// memory), so that a plan of some pages (`SitePlan`) may leave the others alone. The output
     /// folder stages a whole new site: every file must be kept or written.
@@ -64,6 +61,10 @@ extension PageSink {
     }
 }
 
+/// The Write stage's folder on disk. A build writes into a staging folder beside the output;
+/// unchanged files are hard links to the previous output's files (same inode and mtime), changed
+/// ones are new files. Only when everything succeeded are the two folders swapped in one atomic
+/// `renameat2` exchange, so the output is always the complete old site or the complete new one.
 public final class OutputFolder: PageSink {
     public let path: String
     let stagingPath: String
@@ -182,7 +183,7 @@ public final class OutputFolder: PageSink {
 
     /// Creates the folders the given output paths need inside the staging folder, once, before
     /// files are written from several threads, and keeps the paths' order for the manifest.
-    public func createFolders(for outputPaths: [String]) throws(BuildFailure) {
+    public func prepare(for outputPaths: [String]) throws(BuildFailure) {
         state.withLock { state in
             state.order = outputPaths
             state.manifest.entries.reserveCapacity(outputPaths.count + 1)

@@ -152,7 +152,7 @@ public struct PreparedSite: Sendable {
         try log.throwIfErrors()
         guard let library, let loadedTemplates else { throw BuildFailure(log.diagnostics) }
         for warning in TemplateNames.check(
-            library, pageTemplates: PageRenderer.pageTemplates + ["404"], paths: loadedTemplates.displayPaths)
+            library, pageTemplates: PageRenderer.everyPageTemplate, paths: loadedTemplates.displayPaths)
         {
             log.report(warning)
         }
@@ -200,7 +200,7 @@ public struct PreparedSite: Sendable {
         }
         // A template no page reaches (through partials and parents) is a misspelt page template or
         // a partial nobody includes: silent otherwise. Unknowable when a template names one by a value.
-        let pages = PageRenderer.pageTemplates + ["404"]
+        let pages = PageRenderer.everyPageTemplate
         let reached = Set(pages.flatMap { library.includedTemplates(from: $0) })
         if !reached.contains(where: { library.contains($0) && library.hasDynamicReferences(in: $0) }) {
             for name in library.names.sorted() where !reached.contains(name) && templates.displayPaths[name] != nil {
@@ -522,7 +522,7 @@ public enum SiteBuild {
         let listsFiles = scope == .everyPage || plan.pagesAddedOrRemoved
         let generated = listsFiles ? Routes.generatedFiles(for: prepared.site, themeFiles: prepared.staticFiles) : []
         if listsFiles {
-            try output.createFolders(
+            try output.prepare(
                 for: renderer.pages.map { routes.path(of: $0) } + prepared.copiedFiles.map(\.outputPath) + generated)
         }
 

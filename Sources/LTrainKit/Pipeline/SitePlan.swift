@@ -50,7 +50,7 @@ public struct SitePlan: Sendable, Equatable {
         else { return .everyPage }
         var pages = Set(alwaysChecked)
         // A template changed: every page it renders (through partials and layouts).
-        for template in PageRenderer.pageTemplates + ["404"]
+        for template in PageRenderer.everyPageTemplate
         where last.renderer.templateKey(template) != next.renderer.templateKey(template) {
             pages.formUnion(next.renderer.pages(renderedWith: template))
         }
