@@ -5,7 +5,12 @@ let package = Package(
     name: "ltrain",
     products: [
         .executable(name: "ltrain", targets: ["ltrain"]),
-        .library(name: "LTrainKit", targets: ["LTrainKit"]),
+        .library(
+            name: "LTrainKit",
+            targets: [
+                "LTrainKit", "LTrainLoad", "LTrainModel", "LTrainRoute", "LTrainRender", "LTrainCheck", "LTrainWrite",
+                "LTrainScaffold", "LTrainTemplates", "LTrainPNG",
+            ]),
         .library(name: "LTrainServe", targets: ["LTrainServe"]),
         .library(name: "LTrainSupport", targets: ["LTrainSupport"]),
         .library(name: "LTrainMustache", targets: ["LTrainMustache"]),
@@ -44,11 +49,34 @@ let package = Package(
         .target(name: "LTrainMustache", dependencies: ["LTrainSupport"]),
         // libcmark behind a small wrapper: render, link rewriting, heading ids, notices.
         .target(name: "LTrainMarkdown", dependencies: ["LTrainSupport", "CCmark", "CMarkdownArena"]),
-        // The pipeline: load → model → route → render → check → write, the plan and its executor,
-        // the one-file bundle and the scaffolding of new sites.
+        // libpng behind a small wrapper: the icon's size on load, the drawn icons on render.
+        .target(name: "LTrainPNG", dependencies: ["CPNG"]),
+        // The default theme, embedded (scripts/embed-templates writes it from templates/).
+        .target(name: "LTrainTemplates"),
+        // The stages, a target each, in the order a build runs them; each imports only the ones
+        // before it, so an import against the flow fails to build (docs/architecture.md).
+        .target(name: "LTrainLoad", dependencies: ["LTrainSupport", "LTrainMarkdown", "LTrainTemplates", "LTrainPNG", "CYAML"]),
+        .target(name: "LTrainModel", dependencies: ["LTrainLoad", "LTrainSupport", "LTrainMarkdown"]),
+        .target(name: "LTrainRoute", dependencies: ["LTrainModel", "LTrainLoad", "LTrainSupport"]),
+        .target(
+            name: "LTrainRender",
+            dependencies: ["LTrainRoute", "LTrainModel", "LTrainLoad", "LTrainTemplates", "LTrainPNG", "LTrainSupport", "LTrainMustache", "LTrainMarkdown"]
+        ),
+        .target(
+            name: "LTrainCheck",
+            dependencies: ["LTrainRender", "LTrainRoute", "LTrainModel", "LTrainLoad", "LTrainSupport", "LTrainMarkdown"]
+        ),
+        .target(name: "LTrainWrite", dependencies: ["LTrainLoad", "LTrainSupport", "LTrainMarkdown"]),
+        // `ltrain new` and `init`: new stations, checklists and sites, as the model reads them.
+        .target(name: "LTrainScaffold", dependencies: ["LTrainModel", "LTrainLoad", "LTrainTemplates", "LTrainSupport"]),
+        // The pipeline that orders the stages (SiteBuild, SitePlan, the source snapshot) and the
+        // one-file bundle; it re-exports the stages, so `import LTrainKit` is the library.
         .target(
             name: "LTrainKit",
-            dependencies: ["LTrainSupport", "LTrainMustache", "LTrainMarkdown", "CYAML", "CPNG"]
+            dependencies: [
+                "LTrainLoad", "LTrainModel", "LTrainRoute", "LTrainRender", "LTrainCheck", "LTrainWrite", "LTrainScaffold",
+                "LTrainTemplates", "LTrainPNG", "LTrainSupport", "LTrainMustache", "LTrainMarkdown",
+            ]
         ),
         // `ltrain serve`: the site built into memory through the same executor, the HTTP server,
         // the file watcher and live reload.
@@ -63,7 +91,11 @@ let package = Package(
         .testTarget(name: "LTrainMarkdownTests", dependencies: ["LTrainMarkdown", "LTrainSupport"]),
         .testTarget(
             name: "LTrainKitTests",
-            dependencies: ["LTrainKit", "LTrainServe", "LTrainSupport", "LTrainMustache", "LTrainMarkdown"],
+            dependencies: [
+                "LTrainKit", "LTrainLoad", "LTrainModel", "LTrainRoute", "LTrainRender", "LTrainCheck", "LTrainWrite",
+                "LTrainScaffold", "LTrainTemplates", "LTrainPNG", "LTrainServe", "LTrainSupport", "LTrainMustache",
+                "LTrainMarkdown",
+            ],
             exclude: ["Fixtures"]
         ),
     ],

@@ -2,6 +2,15 @@ import Foundation
 import Testing
 
 @testable import LTrainKit
+@testable import LTrainLoad
+@testable import LTrainModel
+@testable import LTrainRoute
+@testable import LTrainRender
+@testable import LTrainCheck
+@testable import LTrainWrite
+@testable import LTrainScaffold
+@testable import LTrainTemplates
+@testable import LTrainPNG
 @testable import LTrainMarkdown
 @testable import LTrainMustache
 @testable import LTrainServe

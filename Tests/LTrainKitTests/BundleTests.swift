@@ -2,6 +2,15 @@ import Foundation
 import Testing
 
 @testable import LTrainKit
+@testable import LTrainLoad
+@testable import LTrainModel
+@testable import LTrainRoute
+@testable import LTrainRender
+@testable import LTrainCheck
+@testable import LTrainWrite
+@testable import LTrainScaffold
+@testable import LTrainTemplates
+@testable import LTrainPNG
 
 /// `ltrain bundle`'s own parts; the bundle as a reader uses it is tested in Tests/site/test_bundle.py.
 @Suite struct BundleTests {

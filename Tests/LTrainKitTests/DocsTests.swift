@@ -2,6 +2,15 @@ import Foundation
 import Testing
 
 @testable import LTrainKit
+@testable import LTrainLoad
+@testable import LTrainModel
+@testable import LTrainRoute
+@testable import LTrainRender
+@testable import LTrainCheck
+@testable import LTrainWrite
+@testable import LTrainScaffold
+@testable import LTrainTemplates
+@testable import LTrainPNG
 
 /// The lists the README and docs/reference.md print are generated from the code that decides
 /// them (the template-name schema, the labels), between `<!-- generated: NAME -->` and

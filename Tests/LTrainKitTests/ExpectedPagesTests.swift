@@ -2,6 +2,15 @@ import Foundation
 import Testing
 
 @testable import LTrainKit
+@testable import LTrainLoad
+@testable import LTrainModel
+@testable import LTrainRoute
+@testable import LTrainRender
+@testable import LTrainCheck
+@testable import LTrainWrite
+@testable import LTrainScaffold
+@testable import LTrainTemplates
+@testable import LTrainPNG
 @testable import LTrainSupport
 
 /// Every fixture site builds to exactly the pages in its `expected/` folder, byte for byte: each

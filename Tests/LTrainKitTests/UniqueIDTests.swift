@@ -2,6 +2,15 @@ import Foundation
 import Testing
 
 @testable import LTrainKit
+@testable import LTrainLoad
+@testable import LTrainModel
+@testable import LTrainRoute
+@testable import LTrainRender
+@testable import LTrainCheck
+@testable import LTrainWrite
+@testable import LTrainScaffold
+@testable import LTrainTemplates
+@testable import LTrainPNG
 
 /// No id is given twice on a page (or in the single file): a heading never takes an id its
 /// template writes or a checklist row holds, and the single file's prefixes cannot meet a page's id.

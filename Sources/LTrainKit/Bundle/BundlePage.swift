@@ -1,6 +1,15 @@
 import LTrainSupport
 import LTrainMustache
 import LTrainMarkdown
+import LTrainLoad
+import LTrainModel
+import LTrainRoute
+import LTrainRender
+import LTrainCheck
+import LTrainWrite
+import LTrainScaffold
+import LTrainTemplates
+import LTrainPNG
 
 /// One rendered page made into a section of the bundle: its body's content, with every id made
 /// unique by the page's own prefix, every link to a page of the site turned into a fragment of

@@ -2,6 +2,15 @@ import Foundation
 import LTrainSupport
 import LTrainMustache
 import LTrainMarkdown
+import LTrainLoad
+import LTrainModel
+import LTrainRoute
+import LTrainRender
+import LTrainCheck
+import LTrainWrite
+import LTrainScaffold
+import LTrainTemplates
+import LTrainPNG
 
 /// `ltrain bundle`: the whole site as one self-contained HTML file, for a phone that cannot open
 /// a folder of files (a download, a mail attachment). Every page becomes a `<section>` shown by

@@ -2,6 +2,15 @@ import CLTrainSystem
 import LTrainSupport
 import LTrainMustache
 import LTrainMarkdown
+import LTrainLoad
+import LTrainModel
+import LTrainRoute
+import LTrainRender
+import LTrainCheck
+import LTrainWrite
+import LTrainScaffold
+import LTrainTemplates
+import LTrainPNG
 
 /// Process-wide settings that make builds faster.
 public enum BuildTuning {

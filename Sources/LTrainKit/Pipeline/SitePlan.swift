@@ -1,6 +1,15 @@
 import LTrainSupport
 import LTrainMustache
 import LTrainMarkdown
+import LTrainLoad
+import LTrainModel
+import LTrainRoute
+import LTrainRender
+import LTrainCheck
+import LTrainWrite
+import LTrainScaffold
+import LTrainTemplates
+import LTrainPNG
 
 /// Which pages of the next version of a site to look at, found by comparing it with the last
 /// version (model, routes and templates). The executor (`SiteBuild.render`) takes each page in

@@ -6,6 +6,15 @@ import Foundation
 import LTrainSupport
 import LTrainMustache
 import LTrainMarkdown
+import LTrainLoad
+import LTrainModel
+import LTrainRoute
+import LTrainRender
+import LTrainCheck
+import LTrainWrite
+import LTrainScaffold
+import LTrainTemplates
+import LTrainPNG
 
 /// A build's sources as the file system stamps them: every file and
 /// folder under the content and templates folders with its size, modification and change times,

@@ -1,0 +1,491 @@
+import Dispatch
+import Foundation
+import Synchronization
+import LTrainSupport
+import LTrainMarkdown
+import LTrainRender
+import LTrainRoute
+import LTrainModel
+import LTrainLoad
+
+/// What checking one page found: its ids, its problems, and the links whose `#fragment` points
+/// into another page (checked once every page is known).
+public struct PageCheck: Sendable {
+    public var outputPath: String
+    public var ids: Set<String>
+    public var problems: [Diagnostic]
+    public var external: [String]
+    /// Links to `target#fragment` on other pages, with the diagnostic to report if it is missing.
+    package var fragmentLinks: [(target: String, fragment: String, problem: Diagnostic)]
+
+    package init(
+        outputPath: String, ids: Set<String>, problems: [Diagnostic] = [], external: [String] = [],
+        fragmentLinks: [(target: String, fragment: String, problem: Diagnostic)] = []
+    ) {
+        self.outputPath = outputPath
+        self.ids = ids
+        self.problems = problems
+        self.external = external
+        self.fragmentLinks = fragmentLinks
+    }
+}
+
+/// The Check stage: every `href` and `src` in every page must resolve to a file of the output
+/// (and to an `id` on it when it has a `#fragment`). A broken link is an error naming the Markdown
+/// file and line where it was written, or the template it came from.
+public enum LinkChecker {
+    public enum Verdict: Equatable {
+        case fine
+        case external
+        case broken(String, hint: String)
+        /// A `#fragment` on another page whose ids are not known yet (see `checkFragments`).
+        case fragmentElsewhere(target: String, fragment: String)
+    }
+
+    /// Judges one link found on the page at `source`.
+    /// `siteURL`: where the site is published (its base URL), if known: a link under it is one of
+    /// the site's own pages (a canonical link), checked as such and never listed as external.
+    public static func judge(
+        _ link: String, on source: String, files: Set<String>, ids: (String) -> Set<String>?, ownIDs: Set<String>,
+        siteURL: String? = nil
+    ) -> Verdict {
+        judge(
+            link, on: source, inFolder: SitePath.folder(of: source), files: files, ids: ids, ownIDs: ownIDs,
+            siteURL: siteURL)
+    }
+
+    /// `judge` with the page's folder (`SitePath.folder(of: source)`) worked out once per page.
+    static func judge(
+        _ link: String, on source: String, inFolder sourceFolder: String, files: Set<String>,
+        ids: (String) -> Set<String>?, ownIDs: Set<String>, siteURL: String? = nil
+    ) -> Verdict {
+        // A `data:` URL holds what it refers to: nothing to find, and nothing external to list.
+        if link.isEmpty || link.prefix(5).lowercased() == "data:" { return .fine }
+        if let siteURL, !siteURL.isEmpty, link.hasPrefix(siteURL) {
+            // The site's own address: the rest is a path from the site's root.
+            let rest = String(link.dropFirst(siteURL.count))
+            let path = rest.isEmpty || rest.hasPrefix("#") ? "index.html" + rest : rest
+            return judge(path, on: source, inFolder: "", files: files, ids: ids, ownIDs: ownIDs)
+        }
+        if link.hasPrefix("//") || SitePath.hasScheme(link) { return .external }
+        if link.hasPrefix("/") {
+            return .broken(
+                "starts at the root of the host, which breaks the site offline and under a sub-path",
+                hint: "write the link relative to the page, e.g. '../stations/union-square.html'")
+        }
+        // The path before any `?query` and the `#fragment`, cut on the link's bytes.
+        var linkText = link
+        let (target, fragment) = linkText.withUTF8 { bytes -> (String, String?) in
+            let hash = bytes.firstIndex(of: UInt8(ascii: "#"))
+            let pathEnd = hash ?? bytes.count
+            let targetEnd = bytes[..<pathEnd].firstIndex(of: UInt8(ascii: "?")) ?? pathEnd
+            // Most links are a bare path: the link itself, no new string.
+            if targetEnd == bytes.count { return (link, nil) }
+            let target = String(decoding: UnsafeBufferPointer(rebasing: bytes[..<targetEnd]), as: UTF8.self)
+            let fragment = hash.map { String(decoding: UnsafeBufferPointer(rebasing: bytes[($0 + 1)...]), as: UTF8.self) }
+            return (target, fragment)
+        }
+        if target.isEmpty {
+            guard let fragment, !fragment.isEmpty else { return .fine }
+            let decoded = SitePath.percentDecoded(fragment) ?? fragment
+            return ownIDs.contains(decoded)
+                ? .fine
+                : .broken(
+                    "points to no id '\(decoded)' on this page",
+                    hint: "check the spelling of the heading or id it should point to")
+        }
+        guard let decoded = SitePath.percentDecoded(target) else {
+            return .broken("has a malformed %-escape", hint: "write '%' as '%25'")
+        }
+        guard let resolved = SitePath.resolve(decoded, inFolder: sourceFolder) else {
+            return .broken("climbs out of the site", hint: "remove the extra '../'")
+        }
+        guard files.contains(resolved) else {
+            let hint: String
+            if target.hasSuffix("/") || files.contains(joinPath(resolved, "index.html")) {
+                hint = "link to the file itself (…/index.html): folder links do not work offline"
+            } else {
+                hint = "check the path; it is relative to the page it appears on"
+            }
+            return .broken("points to \(resolved), which is not in the site", hint: hint)
+        }
+        if let fragment, !fragment.isEmpty {
+            let decodedFragment = SitePath.percentDecoded(fragment) ?? fragment
+            guard let targetIDs = resolved == source ? ownIDs : ids(resolved) else {
+                return .fragmentElsewhere(target: resolved, fragment: decodedFragment)
+            }
+            if !targetIDs.contains(decodedFragment) {
+                return .broken(
+                    "points to no id '\(decodedFragment)' on \(resolved)",
+                    hint: "check the spelling of the id it should point to")
+            }
+        }
+        return .fine
+    }
+
+    /// Checks one rendered page against the set of every output path: safe to run on many pages
+    /// at once. Links into other pages' fragments are left for `checkFragments`.
+    public static func checkPage(
+        outputPath: String, html: String, templatePath: String, templateSources: [TemplateSource] = [],
+        sourceLinks: [SourceLink], files: Set<String>, siteURL: String? = nil
+    ) -> PageCheck {
+        check(
+            outputPath, HTMLScanner.scan(html), templatePath: templatePath, templateSources: templateSources,
+            sourceLinks: sourceLinks, files: files, siteURL: siteURL)
+    }
+
+    /// `checkPage` over the page's UTF-8 bytes, as rendered.
+    /// `templateSources`: the page's template and every template it can include, in that order.
+    /// `fineLinks`: the links already judged fine on other pages checked against the same `files`
+    /// (one per rendering thread, see `FineLinks`).
+    public static func checkPage(
+        outputPath: String, bytes: [UInt8], templatePath: String, templateSources: [TemplateSource] = [],
+        sourceLinks: [SourceLink], files: Set<String>, siteURL: String? = nil, fineLinks: FineLinks? = nil
+    ) -> PageCheck {
+        check(
+            outputPath, HTMLScanner.scan(bytes), templatePath: templatePath, templateSources: templateSources,
+            sourceLinks: sourceLinks, files: files, siteURL: siteURL, fineLinks: fineLinks)
+    }
+
+    /// The links without a `#fragment` judged fine, by the folder of the page they are on: such a
+    /// link is fine on every page of that folder while the site's files are the same. Station
+    /// pages share most of their links (the style sheet, the script, the manifest, the icons, the
+    /// index), so each is judged (decoded, resolved and looked up) once a folder rather than once
+    /// a page. Not thread-safe: one per thread.
+    public final class FineLinks {
+        private var byFolder: [String: Set<String>] = [:]
+
+        public init() {}
+
+        fileprivate func take(_ folder: String) -> Set<String> {
+            byFolder.removeValue(forKey: folder) ?? []
+        }
+
+        fileprivate func keep(_ links: Set<String>, in folder: String) {
+            byFolder[folder] = links
+        }
+    }
+
+    private static func check(
+        _ outputPath: String, _ scanned: (links: [String], ids: Set<String>), templatePath: String,
+        templateSources: [TemplateSource], sourceLinks: [SourceLink], files: Set<String>, siteURL: String?,
+        fineLinks: FineLinks? = nil
+    ) -> PageCheck {
+        var check = PageCheck(outputPath: outputPath, ids: scanned.ids, problems: [], external: [], fragmentLinks: [])
+        var reported: Set<String> = []
+        let folder = SitePath.folder(of: outputPath)
+        var fine = fineLinks?.take(folder) ?? []
+        defer { fineLinks?.keep(fine, in: folder) }
+        for link in scanned.links {
+            if fine.contains(link) { continue }
+            switch judge(
+                link, on: outputPath, inFolder: folder, files: files, ids: { _ in nil }, ownIDs: scanned.ids,
+                siteURL: siteURL)
+            {
+            case .fine:
+                // A link to a fragment depends on the page it points into (this one, perhaps).
+                if fineLinks != nil && !link.utf8.contains(UInt8(ascii: "#")) { fine.insert(link) }
+                continue
+            case .fragmentElsewhere(let target, let fragment):
+                let problem = diagnostic(
+                    for: link, reason: "points to no id '\(fragment)' on \(target)",
+                    hint: "check the spelling of the id it should point to", outputPath: outputPath,
+                    templatePath: templatePath, templateSources: templateSources, sourceLinks: sourceLinks)
+                check.fragmentLinks.append((target, fragment, problem))
+            case .external:
+                check.external.append(link)
+            case .broken(let reason, let hint):
+                guard reported.insert(link).inserted else { continue }
+                check.problems.append(
+                    diagnostic(
+                        for: link, reason: reason, hint: hint, outputPath: outputPath, templatePath: templatePath,
+                        templateSources: templateSources, sourceLinks: sourceLinks))
+            }
+        }
+        return check
+    }
+
+    /// The second pass: reports every problem found, and every `#fragment` that is not on its page.
+    /// Returns the external links, sorted, for listing.
+    public static func checkFragments(_ pages: [PageCheck], log: inout DiagnosticLog) -> [String] {
+        // Only pages that some link points into need their ids at hand.
+        var targets: Set<String> = []
+        for page in pages { for link in page.fragmentLinks { targets.insert(link.target) } }
+        var idsByPath: [String: Set<String>] = [:]
+        if !targets.isEmpty {
+            for page in pages where targets.contains(page.outputPath) { idsByPath[page.outputPath] = page.ids }
+        }
+        var external: Set<String> = []
+        // A link written once in a template shared by many pages (a layout, a partial) is one
+        // problem: reported at its place once, for the first page it breaks on.
+        var reportedPlaces: Set<String> = []
+        func report(_ problem: Diagnostic) {
+            if let path = problem.path, let location = problem.location {
+                guard reportedPlaces.insert("\(path):\(location.line):\(location.column)").inserted else { return }
+            }
+            log.report(problem)
+        }
+        for page in pages {
+            for problem in page.problems { report(problem) }
+            external.formUnion(page.external)
+            var reported: Set<String> = []
+            for link in page.fragmentLinks {
+                guard let ids = idsByPath[link.target], !ids.contains(link.fragment) else { continue }
+                if reported.insert(link.problem.description).inserted { report(link.problem) }
+            }
+        }
+        return external.sorted()
+    }
+
+    /// `ltrain check`: every link of every page of an existing output folder, without rebuilding,
+    /// given its files and the base URL it was built for (the Pipeline reads them from the
+    /// folder's manifest: `LinkChecker.checkFolder(_:)`). Returns the problems (naming each page
+    /// file) and the external links, which are listed, not fetched.
+    public static func checkFolder(
+        _ folder: String, files: [String], siteURL: String?
+    ) -> (diagnostics: [Diagnostic], external: [String]) {
+        let all = Set(files)
+        let pages = files.filter { $0.hasSuffix(".html") || $0.hasSuffix(".htm") }
+        let results = concurrentMap(pages.count) { index -> Result<PageCheck, Diagnostic> in
+            let display = joinPath(folder, pages[index])
+            guard let bytes = try? FileSystem.read(display, limit: 256 * 1_048_576) else {
+                return .failure(.error("cannot read the page", path: display))
+            }
+            return .success(
+                checkPage(
+                    outputPath: pages[index], bytes: bytes, templatePath: display, sourceLinks: [], files: all,
+                    siteURL: siteURL))
+        }
+        var log = DiagnosticLog(limit: 500)
+        var checks: [PageCheck] = []
+        for result in results {
+            switch result {
+            case .success(let check): checks.append(check)
+            case .failure(let problem): log.report(problem)
+            }
+        }
+        let external = checkFragments(checks, log: &log)
+        return (log.diagnostics, external)
+    }
+
+    /// A broken link's diagnostic: at the Markdown line where it was written, or at the template.
+    private static func diagnostic(
+        for link: String, reason: String, hint: String, outputPath: String, templatePath: String,
+        templateSources: [TemplateSource] = [], sourceLinks: [SourceLink]
+    ) -> Diagnostic {
+        // cmark %-escapes what a URL may not hold (`a b.html` is written `a%20b.html`): a link
+        // matches its Markdown source as written or, failing that, once both are %-decoded.
+        let decodedLink = SitePath.percentDecoded(link) ?? link
+        guard
+            let source = sourceLinks.first(where: { $0.destination == link })
+                ?? sourceLinks.first(where: { (SitePath.percentDecoded($0.destination) ?? $0.destination) == decodedLink })
+        else {
+            if templatePath == outputPath || templatePath.hasSuffix("/" + outputPath) {
+                // Checking a built folder: the page itself is all there is to name.
+                return .error("link '\(link)' \(reason)", path: templatePath, hint: hint)
+            }
+            for template in templateSources {
+                if let location = template.location(of: link) {
+                    return .error("link '\(link)' on \(outputPath) \(reason)", path: template.path, at: location, hint: hint)
+                }
+            }
+            return .error(
+                "link '\(link)' on \(outputPath) \(reason)", path: templatePath,
+                hint: "the link comes from this template or one of its partials; \(hint)")
+        }
+        // Name the link as the author wrote it, before it was rewritten to a page.
+        let written = "link '\(source.writtenDestination)'"
+        if let missing = source.missingContentFile {
+            return .error(
+                "\(written) names the content file \(missing), which does not exist", path: source.displayPath,
+                at: source.location,
+                hint: "check the file name; links to content files are relative to the file they are written in")
+        }
+        return .error("\(written) \(reason)", path: source.displayPath, at: source.location, hint: hint)
+    }
+}
+
+/// Reads `href`, `src` and `id` attributes out of HTML. Enough for the regular HTML of templates and
+/// cmark: tags, quoted and unquoted attributes, comments, and script/style bodies skipped.
+package enum HTMLScanner {
+    package static func scan(_ html: String) -> (links: [String], ids: Set<String>) {
+        var html = html
+        return html.withUTF8 { scan(bytes: $0) }
+    }
+
+    package static func scan(_ html: [UInt8]) -> (links: [String], ids: Set<String>) {
+        html.withUnsafeBufferPointer { scan(bytes: $0) }
+    }
+
+    /// Whether `bytes[range]` spells `name` (lowercase ASCII), ignoring case.
+    @inline(__always)
+    private static func equalsIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ name: StaticString) -> Bool {
+        guard range.count == name.utf8CodeUnitCount else { return false }
+        let expected = name.utf8Start
+        for offset in 0..<range.count where bytes[range.lowerBound + offset] | 0x20 != expected[offset] {
+            return false
+        }
+        return true
+    }
+
+    /// What each byte is inside a tag: 1 for a separator (white space and '/'), 2 for a byte that
+    /// ends a name ('=', '>', quotes), 0 for a byte of a name.
+    private static let byteClasses: [UInt8] = (0...255).map { byte -> UInt8 in
+        switch UInt8(byte) {
+        case 0x20, 0x09, 0x0A, 0x0D, 0x0C, UInt8(ascii: "/"): return 1
+        case UInt8(ascii: "="), UInt8(ascii: ">"), UInt8(ascii: "\""), UInt8(ascii: "'"): return 2
+        default: return 0
+        }
+    }
+
+    private static func scan(bytes: UnsafeBufferPointer<UInt8>) -> (links: [String], ids: Set<String>) {
+        byteClasses.withUnsafeBufferPointer { scan(bytes: bytes, classes: $0) }
+    }
+
+    private static func scan(
+        bytes: UnsafeBufferPointer<UInt8>, classes: UnsafeBufferPointer<UInt8>
+    ) -> (links: [String], ids: Set<String>) {
+        var links: [String] = []
+        links.reserveCapacity(16)
+        var ids: Set<String> = []
+        var index = 0
+        let count = bytes.count
+        let raw = UnsafeRawBufferPointer(bytes)
+        @inline(__always) func isSpace(_ byte: UInt8) -> Bool { classes[Int(byte)] == 1 }
+        @inline(__always) func isNameByte(_ byte: UInt8) -> Bool { classes[Int(byte)] == 0 }
+        /// The offset of the next `byte` at or after `start`, or `count`.
+        @inline(__always) func next(_ byte: UInt8, from start: Int) -> Int {
+            raw.firstOffset(of: byte, from: start) ?? count
+        }
+        func skip(past marker: StaticString) {
+            let needle = marker.utf8Start
+            let length = marker.utf8CodeUnitCount
+            while true {
+                index = next(needle[0], from: index)
+                guard index + length <= count else {
+                    index = count
+                    return
+                }
+                var matched = true
+                for offset in 1..<length where bytes[index + offset] | (offset > 1 ? 0x20 : 0) != needle[offset] {
+                    matched = false
+                    break
+                }
+                index += matched ? length : 1
+                if matched { return }
+            }
+        }
+        while index < count {
+            // Text between tags: jump to the next '<'.
+            index = next(UInt8(ascii: "<"), from: index)
+            guard index < count else { break }
+            if index + 3 < count && bytes[index + 1] == UInt8(ascii: "!") && bytes[index + 2] == UInt8(ascii: "-")
+                && bytes[index + 3] == UInt8(ascii: "-")
+            {
+                skip(past: "-->")
+                continue
+            }
+            index += 1
+            if index < count && bytes[index] == UInt8(ascii: "/") {
+                // A closing tag has no attributes worth reading.
+                index = next(UInt8(ascii: ">"), from: index) + 1
+                continue
+            }
+            let nameStart = index
+            while index < count && isNameByte(bytes[index]) { index += 1 }
+            let tagName = nameStart..<index
+            let isAnchor = equalsIgnoringCase(bytes, tagName, "a")
+            while index < count && bytes[index] != UInt8(ascii: ">") {
+                if isSpace(bytes[index]) {
+                    index += 1
+                    continue
+                }
+                let attributeStart = index
+                while index < count && isNameByte(bytes[index]) { index += 1 }
+                if index == attributeStart {
+                    index += 1
+                    continue
+                }
+                let attribute = attributeStart..<index
+                while index < count && (bytes[index] == 0x20 || bytes[index] == 0x0A) { index += 1 }
+                guard index < count, bytes[index] == UInt8(ascii: "=") else { continue }
+                index += 1
+                while index < count && (bytes[index] == 0x20 || bytes[index] == 0x0A) { index += 1 }
+                guard index < count else { break }
+                let valueRange: Range<Int>
+                if bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") {
+                    let valueStart = index + 1
+                    index = next(bytes[index], from: valueStart)
+                    valueRange = valueStart..<index
+                    index += 1
+                } else {
+                    let valueStart = index
+                    while index < count && !isSpace(bytes[index]) && bytes[index] != UInt8(ascii: ">") { index += 1 }
+                    valueRange = valueStart..<index
+                }
+                let isLink = equalsIgnoringCase(bytes, attribute, "href") || equalsIgnoringCase(bytes, attribute, "src")
+                let isID =
+                    equalsIgnoringCase(bytes, attribute, "id") || (isAnchor && equalsIgnoringCase(bytes, attribute, "name"))
+                guard isLink || isID else { continue }
+                let valueBytes = UnsafeBufferPointer(rebasing: bytes[valueRange])
+                let rawValue = String(decoding: valueBytes, as: UTF8.self)
+                let value = valueBytes.contains(UInt8(ascii: "&")) ? decodeEntities(rawValue) : rawValue
+                if isLink {
+                    links.append(value)
+                } else {
+                    if ids.isEmpty { ids.reserveCapacity(8) }
+                    ids.insert(value)
+                }
+            }
+            index += 1
+            if equalsIgnoringCase(bytes, tagName, "script") {
+                skip(past: "</script")
+            } else if equalsIgnoringCase(bytes, tagName, "style") {
+                skip(past: "</style")
+            }
+        }
+        return (links, ids)
+    }
+
+    /// Decodes the character references an attribute value may hold: `&amp;`, `&lt;`, `&gt;`,
+    /// `&quot;`, `&apos;` and numeric ones (`&#39;`, `&#x27;`, which cmark writes for `'` in a
+    /// link). Anything else, a lone `&` included, is left as written.
+    static func decodeEntities(_ text: String) -> String {
+        guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
+        let named: [(name: String, character: Character)] = [
+            ("amp", "&"), ("lt", "<"), ("gt", ">"), ("quot", "\""), ("apos", "'"),
+        ]
+        var result = ""
+        var rest = Substring(text)
+        while let ampersand = rest.firstIndex(of: "&") {
+            result += rest[..<ampersand]
+            let afterAmpersand = rest.index(after: ampersand)
+            // A reference is at most a few characters up to its ';'.
+            if let semicolon = rest[afterAmpersand...].prefix(12).firstIndex(of: ";") {
+                let body = rest[afterAmpersand..<semicolon]
+                var decoded: Character?
+                if let entry = named.first(where: { $0.name == body }) {
+                    decoded = entry.character
+                } else if body.first == "#" {
+                    let digits = body.dropFirst()
+                    let isHex = digits.first == "x" || digits.first == "X"
+                    let number = isHex ? digits.dropFirst() : digits
+                    let value =
+                        number.allSatisfy({ $0.isASCII && (isHex ? $0.isHexDigit : $0.isNumber) })
+                        ? UInt32(number, radix: isHex ? 16 : 10) : nil
+                    // A code point that is not a character (a surrogate, or past U+10FFFF) stays as written.
+                    decoded = value.flatMap(Unicode.Scalar.init).map(Character.init)
+                }
+                if let decoded {
+                    result.append(decoded)
+                    rest = rest[rest.index(after: semicolon)...]
+                    continue
+                }
+            }
+            result += "&"
+            rest = rest[afterAmpersand...]
+        }
+        result += rest
+        return result
+    }
+}

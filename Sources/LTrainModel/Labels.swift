@@ -1,0 +1,109 @@
+import LTrainSupport
+import LTrainMarkdown
+import LTrainLoad
+
+/// The fixed words of the theme, which an author may put in their own words in `content/index.md`:
+///
+///     labels:
+///       next: Seguinte
+///       more_information: Mais informações
+///       position: "Paragem {position} de {count}"
+///
+/// Templates read them as `{{site.labels.next}}`; a label the author leaves out keeps its default.
+public struct Labels: Sendable, Equatable {
+    /// Every label: its key, its default, and where the default theme shows it (for the README and
+    /// for the hint on an unknown key).
+    public static let all: [(key: String, text: String, shownAs: String)] = [
+        ("next", "Go East", "the button to the next station (also `next_label`)"),
+        ("back", "Back", "the back button when the previous title does not fit"),
+        ("more_information", "More Information", "the station's button to its info page"),
+        ("done", "Done", "the info page's button back to its station"),
+        ("position", "Stop {position} of {count}", "a station's place on the line"),
+        ("map_heading", "Map", "the index's strip map"),
+        ("line_heading", "The Line, West to East", "the index's list of stations"),
+        ("checklists_heading", "Checklists", "the index's list of checklists"),
+        ("not_found_title", "Not Found", "the title of the 404 page"),
+        ("not_found", "This stop is not on the line.", "the 404 page's text"),
+        ("whole_line", "See the whole line", "the 404 page's link to the index"),
+        ("start_at", "or start at", "the 404 page's words before the first station"),
+        ("update_available", "A new version of this guide is available.", "the notice after a redeploy (offline sites)"),
+        ("reload", "Reload", "the notice's button that shows the new version"),
+    ]
+
+    /// The placeholders `position` may hold.
+    static let positionPlaceholders: Set<String> = ["position", "count"]
+
+    public private(set) var texts: [String: String]
+
+    public init(_ overrides: [String: String] = [:]) {
+        var texts: [String: String] = [:]
+        for label in Self.all { texts[label.key] = overrides[label.key] ?? label.text }
+        self.texts = texts
+    }
+
+    public subscript(key: String) -> String { texts[key] ?? "" }
+
+    /// "Stop 3 of 6": the `position` label with its placeholders filled in.
+    public func position(_ position: Int, of count: Int) -> String {
+        // Filled in by hand, in one pass over the UTF-8 bytes (`{` is never part of another
+        // character's bytes), since it runs for every station page and Foundation's
+        // `replacingOccurrences` or a walk by Characters showed in profiles.
+        var text = self["position"]
+        return text.withUTF8 { label in
+            var filled: [UInt8] = []
+            filled.reserveCapacity(label.count + 8)
+            var index = 0
+            while index < label.count {
+                if label[index] == UInt8(ascii: "{") {
+                    if Self.hasPlaceholder("{position}", in: label, at: index) {
+                        filled += String(position).utf8
+                        index += "{position}".utf8.count
+                        continue
+                    }
+                    if Self.hasPlaceholder("{count}", in: label, at: index) {
+                        filled += String(count).utf8
+                        index += "{count}".utf8.count
+                        continue
+                    }
+                }
+                filled.append(label[index])
+                index += 1
+            }
+            return String(decoding: filled, as: UTF8.self)
+        }
+    }
+
+    private static func hasPlaceholder(_ placeholder: StaticString, in label: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+        let count = placeholder.utf8CodeUnitCount
+        guard index + count <= label.count else { return false }
+        let bytes = UnsafeBufferPointer(start: placeholder.utf8Start, count: count)
+        return label[index..<index + count].elementsEqual(bytes)
+    }
+
+    /// A placeholder as written in a label: `{count}`, or `{{count}}` in Mustache's spelling.
+    struct Placeholder: Equatable {
+        var name: String
+        var isDoubled: Bool
+        var written: String { isDoubled ? "{{\(name)}}" : "{\(name)}" }
+    }
+
+    /// The placeholders written in `text`: a name of letters, digits and `_` in braces, one or two.
+    static func placeholders(in text: String) -> [Placeholder] {
+        var found: [Placeholder] = []
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            var name = rest[rest.index(after: open)..<close]
+            var after = rest.index(after: close)
+            let isDoubled = name.first == "{" && rest[after...].first == "}"
+            if isDoubled {
+                name = name.dropFirst()
+                after = rest.index(after: after)
+            }
+            if !name.isEmpty, name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "_") }) {
+                found.append(Placeholder(name: String(name), isDoubled: isDoubled))
+            }
+            rest = rest[after...]
+        }
+        return found
+    }
+}

@@ -1,0 +1,702 @@
+import LTrainSupport
+import LTrainMustache
+import LTrainMarkdown
+import LTrainRoute
+import LTrainModel
+import LTrainLoad
+import LTrainTemplates
+import LTrainPNG
+
+/// A link written in Markdown that ended up in a page, so a broken one can be traced to its line.
+public struct SourceLink: Sendable, Equatable {
+    /// The destination as it stands in the page.
+    public var destination: String
+    /// The destination as the author wrote it in the Markdown.
+    public var writtenDestination: String
+    public var displayPath: String
+    public var location: SourceLocation
+    /// For a link to a `.md` file that is not in the content folder: the content path it names.
+    public var missingContentFile: String?
+
+    public init(
+        destination: String, writtenDestination: String? = nil, displayPath: String, location: SourceLocation,
+        missingContentFile: String? = nil
+    ) {
+        self.destination = destination
+        self.writtenDestination = writtenDestination ?? destination
+        self.displayPath = displayPath
+        self.location = location
+        self.missingContentFile = missingContentFile
+    }
+
+    /// Records a link written in a Markdown source (line numbers of the Markdown, shifted to the file's).
+    init(_ link: MarkdownLink, in source: MarkdownSource) {
+        var missing: String?
+        let destination = link.destination.utf8
+        let path = destination[..<(destination.firstIndex(of: UInt8(ascii: "#")) ?? destination.endIndex)]
+        // A `.md` destination that is still there after rewriting named no content file.
+        if path.count >= 3 && path.suffix(3).elementsEqual(".md".utf8) && path.first != UInt8(ascii: "/")
+            && !SitePath.hasScheme(link.destination)
+        {
+            let written = String(Substring(path))
+            missing = SitePath.resolve(written, against: source.contentPath) ?? written
+        }
+        self.init(
+            destination: link.destination, writtenDestination: link.writtenDestination, displayPath: source.displayPath,
+            location: SourceLocation(line: link.line + source.lineOffset, column: link.column),
+            missingContentFile: missing)
+    }
+}
+
+/// One finished page: where it goes, its HTML, and what produced it.
+public struct RenderedPage: Sendable {
+    public var page: Page
+    public var outputPath: String
+    /// The page's HTML as UTF-8, as it is checked and written.
+    public var bytes: [UInt8]
+    /// The template that rendered it (`templates/station.mustache`), for diagnostics.
+    public var templatePath: String
+    /// That template and every template it can include, for finding where a link was written.
+    public var templateSources: [TemplateSource]
+    public var sourceLinks: [SourceLink]
+    /// The notices of each Markdown text the page rendered.
+    public var notices: [TextNotices] = []
+}
+
+/// The Render stage: (model, routes, templates) → HTML, one page at a time so pages can be
+/// rendered in parallel and streamed to disk. Knows nothing of the file system.
+public struct PageRenderer: Sendable {
+    /// The page templates a template folder must have.
+    public static let pageTemplates = Page.Kind.allCases.filter(\.isRequired).map(\.template)
+    /// Every page template, the optional 404 page's too.
+    public static let everyPageTemplate = Page.Kind.allCases.map(\.template)
+
+    public private(set) var site: Site
+    public let routes: Routes
+    public private(set) var library: MustacheLibrary
+    public private(set) var templatePaths: [String: String]
+    /// For each template: itself, then every template it can include (partials, parents), with their text.
+    private let includedSources: [String: [TemplateSource]]
+    /// The ids each page template writes as they stand (`id="map-heading"`), with those of what it
+    /// includes: no heading of the page's Markdown may take one.
+    private let templateIDs: [String: Set<String>]
+    /// What `site` and `files` hold for a page depends only on the page's folder (links are
+    /// relative to it): built once per folder, shared by every page in it.
+    private var folderValues: [String: (site: MustacheValue, files: MustacheValue)]
+    /// Every file that is not a page, with the name templates know it by (`files.style_css`).
+    private let fileKeys: [(key: String, path: String)]
+    private let stationPositions: [String: Int]
+    private let checklistPositions: [String: Int]
+    /// For each page template: a hash of the templates it can include (all of them, when it
+    /// names one by a value), for the keys of the pages it renders.
+    private let templateKeys: [String: ContentHash]
+    /// For each folder: a hash of the `site` and `files` values its pages share.
+    private let folderKeys: [String: ContentHash]
+    /// The Markdown options, which rendering any Markdown depends on.
+    private let markdownOptionsKey: ContentHash
+    /// What `ltrain serve` keeps of the index page from one render to the next (nil in a build,
+    /// which renders each page once).
+    package private(set) var memory: RenderMemory?
+    /// Whether rendering a page's Markdown also finds its notices (`RenderedPage.notices`): a
+    /// build reports them from there; the preview looks at the changed files in the model.
+    package var findsNotices = true
+
+    /// The index page's values of each station (`IndexRows`) and the bytes of its lists' items
+    /// (`SectionMemo`), shared by the versions of a site whose pages stay at the same paths
+    /// (stations edited in place, `replacingStations`, or see `remembering(after:)`): the same
+    /// slugs in the same order, so each station's values keep their links and positions.
+    package final class RenderMemory: Sendable {
+        let indexRows = IndexRows()
+        package let indexSections = SectionMemo()
+    }
+
+    public init(
+        site: Site, routes: Routes, library: MustacheLibrary, templatePaths: [String: String],
+        templateSources: [String: String] = [:]
+    ) {
+        // Stations are read in place by index throughout: a `for station in` loop copies each
+        // one, a retain and a release per field, which tens of thousands of stations feel.
+        let stations = site.line.stations
+        var markdown = ContentHasher()
+        markdown.add(site.markdownOptions.allowsUnsafeHTML ? "unsafe" : "safe")
+        markdown.add(site.markdownOptions.usesSmartPunctuation ? "smart" : "plain")
+        self.markdownOptionsKey = markdown.hash
+        self.site = site
+        self.routes = routes
+        self.library = library
+        self.templatePaths = templatePaths
+        let included = Self.includedTemplates(library: library)
+        self.includedSources = included.mapValues { names in
+            names.compactMap { name in
+                templateSources[name].map { TemplateSource(path: templatePaths[name] ?? "\(name).mustache", text: $0) }
+            }
+        }
+        self.templateIDs = self.includedSources.mapValues { sources in
+            sources.reduce(into: Set<String>()) { ids, source in ids.formUnion(Self.literalIDs(in: source.text)) }
+        }
+        self.templateKeys = Self.templateKeys(library: library, included: included, sources: templateSources)
+        let fileKeys = routes.filePaths.sorted().map { (key: Self.fileKey($0), path: $0) }
+        self.fileKeys = fileKeys
+        let folderValues = Self.folderValues(
+            for: Set(routes.pagePaths.values.map(SitePath.folder(of:))), site: site, routes: routes, fileKeys: fileKeys)
+        self.folderValues = folderValues
+        self.folderKeys = folderValues.mapValues { shared in
+            var hasher = ContentHasher()
+            PageInputs.add(shared.site, to: &hasher)
+            PageInputs.add(shared.files, to: &hasher)
+            return hasher.hash
+        }
+        var stationPositions: [String: Int] = [:]
+        stationPositions.reserveCapacity(stations.count)
+        for index in stations.indices where stationPositions[stations[index].slug] == nil {
+            stationPositions[stations[index].slug] = index
+        }
+        self.stationPositions = stationPositions
+        self.checklistPositions = Dictionary(
+            site.checklists.enumerated().map { ($1.slug, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The same renderer with templates and per-folder values of its own, for one rendering
+    /// thread: the values every page shares are then counted in that thread's cache alone (see
+    /// `MustacheLibrary.privateCopy`). Renders exactly what this renderer renders.
+    package func privateCopy() -> PageRenderer {
+        var copy = self
+        copy.library = library.privateCopy()
+        copy.folderValues = Self.folderValues(for: folderValues.keys, site: site, routes: routes, fileKeys: fileKeys)
+        // Every page names its template's path: strings of this thread's own, too.
+        copy.templatePaths = templatePaths.mapValues { String(decoding: Array($0.utf8), as: UTF8.self) }
+        return copy
+    }
+
+    /// The same renderer over a site whose stations were edited in place (the same slugs, files
+    /// and order; see `SiteBuilder.update`), keeping everything computed from those.
+    package func replacingStations(with site: Site) -> PageRenderer {
+        var copy = self
+        copy.site = site
+        return copy
+    }
+
+    /// The same renderer, keeping what it renders of the index page for the next version's
+    /// (see `RenderMemory`): for `ltrain serve`, where a title edit renders the index again.
+    /// `last`: the renderer of the last version, whose memory this one shares when given; only
+    /// for a version whose pages are the same at the same paths (`Routes.layoutKey`), as each
+    /// station's row then keeps its link and position.
+    package func remembering(after last: PageRenderer? = nil) -> PageRenderer {
+        var copy = self
+        copy.memory = last?.memory ?? RenderMemory()
+        return copy
+    }
+
+    /// A hash of what every page shares: the values of each folder's pages (`site`, `files`) and
+    /// the Markdown options. Two renderers with the same key give every page the same shared inputs.
+    package var sharedValuesKey: ContentHash {
+        var hasher = ContentHasher()
+        hasher.add(markdownOptionsKey)
+        for (folder, key) in folderKeys.sorted(by: { $0.key < $1.key }) {
+            hasher.add(folder)
+            hasher.add(key)
+        }
+        return hasher.hash
+    }
+
+    /// The hash of a page template and every template it can include (nil: no such template).
+    package func templateKey(_ template: String) -> ContentHash? {
+        templateKeys[template]
+    }
+
+    /// Every page rendered with the page template `template`.
+    package func pages(renderedWith template: String) -> [Page] {
+        switch template {
+        case "index": return [.index]
+        case "station": return site.line.stations.map { .station(slug: $0.slug) }
+        case "info": return site.line.stations.map { .info(slug: $0.slug) }
+        case "checklist": return site.checklists.map { .checklist(slug: $0.slug) }
+        case "404": return library.contains("404") ? [.notFound] : []
+        default: return []
+        }
+    }
+
+    /// Every page of the site, in a fixed order: index, each station and its info page, checklists.
+    public var pages: [Page] {
+        var pages: [Page] = [.index]
+        let stations = site.line.stations
+        pages.reserveCapacity(stations.count * 2 + site.checklists.count + 2)
+        for index in stations.indices {
+            pages.append(.station(slug: stations[index].slug))
+            pages.append(.info(slug: stations[index].slug))
+        }
+        for checklist in site.checklists { pages.append(.checklist(slug: checklist.slug)) }
+        if library.contains("404") { pages.append(.notFound) }
+        return pages
+    }
+
+    /// `sitemap.xml`: every page's absolute URL, when the site has a base URL.
+    public func sitemap() -> String? {
+        guard let baseURL = site.baseURL else { return nil }
+        var xml = RenderedBytes()
+        xml.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+        xml.append("<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n")
+        for page in pages where page != .notFound {
+            guard let url = routes.absoluteURL(of: page, baseURL: baseURL) else { continue }
+            xml.append("  <url><loc>")
+            xml.appendEscapingHTML(url)
+            xml.append("</loc></url>\n")
+        }
+        xml.append("</urlset>\n")
+        return String(decoding: xml.bytes, as: UTF8.self)
+    }
+
+    /// The bytes of a generated file that is not a page (see `Routes.generatedFiles`).
+    public func generatedFile(_ path: String) -> [UInt8]? {
+        switch path {
+        case "sitemap.xml": return sitemap().map { Array($0.utf8) }
+        case "robots.txt": return robots().map { Array($0.utf8) }
+        case Routes.webManifestPath: return Array(OfflineSite.webManifest(for: site, files: routes.filePaths).utf8)
+        default:
+            guard let icon = AppIcon.files.first(where: { $0.path == path }) else { return nil }
+            return AppIcon.png(size: icon.size)
+        }
+    }
+
+    /// `robots.txt`: allow everything, and say where the sitemap is.
+    public func robots() -> String? {
+        guard let baseURL = site.baseURL else { return nil }
+        return "User-agent: *\nAllow: /\n\nSitemap: \(baseURL)sitemap.xml\n"
+    }
+
+    /// The cache key of `page`: when it matches the previous build's, the previous page can be
+    /// kept without rendering it. It is the hash of the page's inputs (see `PageInputs`); `links`
+    /// as for `key(of:links:)`.
+    public func inputKey(for page: Page, links: [String]? = nil) -> ContentHash {
+        key(of: inputs(for: page, at: routes.path(of: page)), links: links)
+    }
+
+    /// The destinations of a rendered page's Markdown links that may lead to content files: what
+    /// its key depends on besides its text (see `key(of:links:)`).
+    package static func contentLinks(of page: RenderedPage) -> [String] {
+        page.sourceLinks.lazy.map(\.writtenDestination).filter(Routes.mayLeadToContent)
+    }
+
+    /// The hash of everything a page is made from: its template and every template that can be
+    /// included from it, the values its folder shares, its own values, and its Markdown with what
+    /// rendering Markdown depends on: the options, and where its links lead. `links` are the
+    /// destinations its Markdown was written with when it was last rendered (`contentLinks(of:)`,
+    /// the same for the same text, which is in the key too); the key then holds where each of them
+    /// leads now. Without them (nil: not known), it holds where every content file's links lead
+    /// (`Routes.contentLinksKey`), which any new or removed page changes.
+    package func key(of inputs: PageInputs, links: [String]?) -> ContentHash {
+        var hasher = ContentHasher()
+        hasher.add(ltrainVersion)
+        hasher.add(inputs.template)
+        hasher.add(templateKeys[inputs.template] ?? ContentHash(value: 0))
+        hasher.add(folderKeys[SitePath.folder(of: inputs.outputPath)] ?? ContentHash(value: 0))
+        PageInputs.add(.object(inputs.values), to: &hasher, knownLists: inputs.knownLists)
+        guard !inputs.markdown.isEmpty else { return hasher.hash }
+        hasher.add(markdownOptionsKey)
+        var contentPaths: [String] = []
+        for markdown in inputs.markdown {
+            switch markdown {
+            case .body(let field, let source):
+                hasher.add("body")
+                hasher.add(field)
+                hasher.add(source.contentPath)
+                hasher.add(source.text)
+                contentPaths.append(source.contentPath)
+            case .checklist(let source):
+                hasher.add("checklist")
+                hasher.add(source.contentPath)
+                hasher.add(source.text)
+                contentPaths.append(source.contentPath)
+            }
+        }
+        guard let links else {
+            hasher.add(routes.contentLinksKey)
+            return hasher.hash
+        }
+        hasher.add(links.count)
+        for link in links {
+            hasher.add(link)
+            for contentPath in contentPaths {
+                hasher.add(routes.rewriteContentLink(link, writtenIn: contentPath, on: inputs.page) ?? "\u{0}")
+            }
+        }
+        return hasher.hash
+    }
+
+    /// For each page template, a hash of its source and of every template it can include.
+    private static func templateKeys(
+        library: MustacheLibrary, included: [String: [String]], sources: [String: String]
+    ) -> [String: ContentHash] {
+        var allTemplates = ContentHasher()
+        for (name, source) in sources.sorted(by: { $0.key < $1.key }) {
+            allTemplates.add(name)
+            allTemplates.add(source)
+        }
+        return included.mapValues { names in
+            // A template named by a value (`{{>*name}}`) may be any of them.
+            if names.contains(where: library.hasDynamicReferences(in:)) { return allTemplates.hash }
+            var hasher = ContentHasher()
+            for name in names {
+                hasher.add(name)
+                hasher.add(sources[name] ?? "\u{0}")
+            }
+            return hasher.hash
+        }
+    }
+
+    /// For each page template, itself and every template it can include, nearest first.
+    private static func includedTemplates(library: MustacheLibrary) -> [String: [String]] {
+        var result: [String: [String]] = [:]
+        for name in everyPageTemplate where library.contains(name) {
+            result[name] = library.includedTemplates(from: name)
+        }
+        return result
+    }
+
+    /// The name by which templates refer to a file: every character that is not a letter or digit
+    /// becomes `_`, so `style.css` is `{{files.style_css}}`.
+    public static func fileKey(_ outputPath: String) -> String {
+        String(outputPath.unicodeScalars.map { $0.properties.isAlphabetic || ("0"..."9").contains($0) ? Character($0) : "_" })
+    }
+
+    public func render(_ page: Page) throws(Diagnostic) -> RenderedPage {
+        try render(inputs(for: page, at: routes.path(of: page)))
+    }
+
+    /// Renders a page from its inputs: its Markdown rendered into its values, with the values its
+    /// folder shares, through its template.
+    package func render(_ inputs: PageInputs) throws(Diagnostic) -> RenderedPage {
+        var sourceLinks: [SourceLink] = []
+        var notices: [TextNotices] = []
+        let context = self.context(from: inputs, sourceLinks: &sourceLinks, notices: &notices)
+        let templateName = inputs.template
+        let templatePath = templatePaths[templateName] ?? "\(templateName).mustache"
+        do {
+            let memo = inputs.page == .index ? memory?.indexSections : nil
+            let bytes = try library.renderBytes(templateName, .object(context), memo: memo)
+            return RenderedPage(
+                page: inputs.page, outputPath: inputs.outputPath, bytes: bytes, templatePath: templatePath,
+                templateSources: includedSources[templateName] ?? [], sourceLinks: sourceLinks, notices: notices)
+        } catch {
+            throw Diagnostic.error(
+                error.message, path: templatePaths[error.templateName] ?? error.templateName, at: error.location,
+                hint: error.hint)
+        }
+    }
+
+    // MARK: Contexts
+
+    /// The values of `id` attributes written in a template's text with no tag in them.
+    static func literalIDs(in text: String) -> Set<String> {
+        var ids: Set<String> = []
+        var rest = Substring(text)
+        while let start = rest.range(of: " id=") {
+            rest = rest[start.upperBound...]
+            guard let quote = rest.first, quote == "\"" || quote == "'" else { continue }
+            let value = rest.dropFirst()
+            guard let end = value.firstIndex(of: quote) else { break }
+            if !value[..<end].contains("{{") { ids.insert(String(value[..<end])) }
+            rest = value[end...]
+        }
+        return ids
+    }
+
+    private func markdownHTML(
+        _ source: MarkdownSource, on page: Page, reservedIDs: Set<String>, sourceLinks: inout [SourceLink],
+        notices: inout [TextNotices]
+    ) -> String {
+        let routes = self.routes
+        let rendered = Markdown.render(
+            source.text, options: site.markdownOptions, findsNotices: findsNotices, reservedIDs: reservedIDs
+        ) { destination in
+            routes.rewriteContentLink(destination, writtenIn: source.contentPath, on: page)
+        }
+        sourceLinks += rendered.links.map { SourceLink($0, in: source) }
+        notices.append(TextNotices(displayPath: source.displayPath, notices: rendered.notices))
+        return rendered.html
+    }
+
+    /// `folderValues(_:site:routes:fileKeys:)` of each folder, by folder.
+    private static func folderValues(
+        for folders: some Sequence<String>, site: Site, routes: Routes, fileKeys: [(key: String, path: String)]
+    ) -> [String: (site: MustacheValue, files: MustacheValue)] {
+        var values: [String: (site: MustacheValue, files: MustacheValue)] = [:]
+        for folder in folders { values[folder] = folderValues(folder, site: site, routes: routes, fileKeys: fileKeys) }
+        return values
+    }
+
+    private static func folderValues(
+        _ folder: String, site: Site, routes: Routes, fileKeys: [(key: String, path: String)]
+    ) -> (site: MustacheValue, files: MustacheValue) {
+        var files = MustacheObject(minimumCapacity: fileKeys.count)
+        for (key, file) in fileKeys { files[key] = .string(SitePath.relativePath(from: folder, to: file)) }
+        let siteValue: MustacheValue = [
+            "title": .string(site.title), "language": .string(site.language),
+            "direction": .string(site.direction.rawValue),
+            "home": .string(SitePath.relativePath(from: folder, to: routes.path(of: .index))),
+            "base_url": .optional(site.baseURL),
+            "offline": .bool(site.offline),
+            // In the fixed order of `Labels.all`: the folder's key hashes fields in order.
+            "labels": .object(MustacheObject(fields: Labels.all.map { ($0.key, .string(site.labels[$0.key])) })),
+        ]
+        return (siteValue, .object(files))
+    }
+
+    /// The values every page has of its own: its `<title>` and canonical URL.
+    private func ownValues(_ page: Page, title: String?) -> MustacheObject {
+        let documentTitle = title.map { "\($0) — \(site.title)" } ?? site.title
+        var values = MustacheObject(minimumCapacity: 16)
+        values["document_title"] = .string(documentTitle)
+        values["canonical_url"] =
+            page == .notFound ? .null : .optional(routes.absoluteURL(of: page, baseURL: site.baseURL))
+        return values
+    }
+
+    /// The page's Mustache context, made from its inputs alone: its own values, the values its
+    /// folder shares, and its Markdown rendered to HTML.
+    func context(from inputs: PageInputs, sourceLinks: inout [SourceLink], notices: inout [TextNotices]) -> MustacheObject {
+        var context = inputs.values
+        let folder = SitePath.folder(of: inputs.outputPath)
+        let shared = folderValues[folder] ?? Self.folderValues(folder, site: site, routes: routes, fileKeys: fileKeys)
+        context["site"] = shared.site
+        context["files"] = shared.files
+        for markdown in inputs.markdown {
+            switch markdown {
+            case .body(let field, let source):
+                context[field] = .string(
+                    markdownHTML(
+                        source, on: inputs.page, reservedIDs: templateIDs[inputs.template] ?? [],
+                        sourceLinks: &sourceLinks, notices: &notices))
+            case .checklist(let source):
+                let routes = self.routes
+                let page = inputs.page
+                // The rows' ids too: a heading "Groceries Milk" above the row "Milk" of the checklist
+                // `groceries` would take the row's `groceries-milk`.
+                var reserved = templateIDs[inputs.template] ?? []
+                if case .array(let rows)? = context["rows"] {
+                    for case .object(let row) in rows { if case .string(let id)? = row["id"] { reserved.insert(id) } }
+                }
+                let split = Markdown.splitFirstList(
+                    source.text, options: site.markdownOptions, findsNotices: findsNotices, reservedIDs: reserved
+                ) { destination in
+                    routes.rewriteContentLink(destination, writtenIn: source.contentPath, on: page)
+                }
+                sourceLinks += (split?.links ?? []).map { SourceLink($0, in: source) }
+                notices.append(TextNotices(displayPath: source.displayPath, notices: split?.notices ?? []))
+                context["intro"] = .string(split?.introductionHTML ?? "")
+                // Each row is labelled with its list item's HTML (its plain text when there is none).
+                let labels = split?.items.map(\.html) ?? []
+                if case .array(let rows)? = context["rows"] {
+                    context["rows"] = .array(
+                        rows.enumerated().map { position, row in
+                            guard case .object(var fields) = row else { return row }
+                            fields["label"] = position < labels.count ? .string(labels[position]) : fields["text"]
+                            return .object(fields)
+                        })
+                }
+            }
+        }
+        return context
+    }
+
+    /// Everything `page` is made from (see `PageInputs`), for the page at `outputPath`.
+    package func inputs(for page: Page, at outputPath: String) -> PageInputs {
+        let routes = self.routes
+        /// The link from this page to `target`.
+        func link(to target: Page) -> String {
+            SitePath.relativePath(from: outputPath, to: routes.path(of: target))
+        }
+        switch page {
+        case .index:
+            var values = ownValues(page, title: nil)
+            let count = site.line.stations.count
+            values["title"] = .string(site.title)
+            let stations = site.line.stations
+            let rows = (memory?.indexRows ?? IndexRows()).rows(of: stations) { position in
+                IndexRows.Row(
+                    station: stations[position],
+                    listItem: [
+                        "title": .string(stations[position].title), "summary": .optional(stations[position].summary),
+                        "href": .string(link(to: .station(slug: stations[position].slug))),
+                        "position": .int(position + 1), "is_first": .bool(position == 0),
+                        "is_last": .bool(position == count - 1),
+                    ],
+                    stop: StripMap.stop(
+                        at: position, of: count, title: stations[position].title,
+                        href: link(to: .station(slug: stations[position].slug))))
+            }
+            values["stations"] = .array(rows.listItems)
+            values["station_count"] = .int(count)
+            values["checklists"] = .array(
+                site.checklists.map { checklist in
+                    [
+                        "title": .string(checklist.title),
+                        "href": .string(link(to: .checklist(slug: checklist.slug))),
+                    ]
+                })
+            values["has_checklists"] = .bool(!site.checklists.isEmpty)
+            values["map"] = StripMap(stops: rows.stops, longestTitle: rows.longestTitle, direction: site.direction).value
+            var inputs = PageInputs(
+                page: page, outputPath: outputPath, template: "index", values: values,
+                markdown: [.body(field: "body", site.index.body)])
+            inputs.knownLists = [
+                PageInputs.KnownList(items: rows.listItems, hash: rows.listItemsHash),
+                PageInputs.KnownList(items: rows.stops, hash: rows.stopsHash),
+            ]
+            return inputs
+
+        case .station(let slug):
+            guard let position = stationPositions[slug] else {
+                return PageInputs(page: page, outputPath: outputPath, template: "station", values: ownValues(page, title: nil))
+            }
+            let stations = site.line.stations
+            let title = stations[position].title
+            var values = ownValues(page, title: title)
+            values["title"] = .string(title)
+            values["summary"] = .optional(stations[position].summary)
+            values["position"] = .int(position + 1)
+            values["station_count"] = .int(stations.count)
+            values["position_label"] = .string(site.labels.position(position + 1, of: stations.count))
+            values["info_href"] = .string(link(to: .info(slug: slug)))
+            if position > 0 {
+                values["previous"] = [
+                    "title": .string(stations[position - 1].title),
+                    "href": .string(link(to: .station(slug: stations[position - 1].slug))),
+                ]
+            }
+            if position + 1 < stations.count {
+                values["next"] = [
+                    "title": .string(stations[position + 1].title), "label": .string(site.labels["next"]),
+                    "href": .string(link(to: .station(slug: stations[position + 1].slug))),
+                ]
+            }
+            return PageInputs(page: page, outputPath: outputPath, template: "station", values: values)
+
+        case .info(let slug):
+            guard let position = stationPositions[slug] else {
+                return PageInputs(page: page, outputPath: outputPath, template: "info", values: ownValues(page, title: nil))
+            }
+            let stations = site.line.stations
+            var values = ownValues(page, title: stations[position].title)
+            values["title"] = .string(stations[position].title)
+            values["done_href"] = .string(link(to: .station(slug: slug)))
+            return PageInputs(
+                page: page, outputPath: outputPath, template: "info", values: values,
+                markdown: [.body(field: "body", stations[position].info.body)])
+
+        case .notFound:
+            var values = ownValues(page, title: site.labels["not_found_title"])
+            values["title"] = .string(site.labels["not_found_title"])
+            values["stations"] = .array(
+                site.line.stations.prefix(1).map { station in
+                    ["title": .string(station.title), "href": .string(link(to: .station(slug: station.slug)))]
+                })
+            return PageInputs(page: page, outputPath: outputPath, template: "404", values: values)
+
+        case .checklist(let slug):
+            guard let position = checklistPositions[slug] else {
+                return PageInputs(
+                    page: page, outputPath: outputPath, template: "checklist", values: ownValues(page, title: nil))
+            }
+            let checklist = site.checklists[position]
+            var values = ownValues(page, title: checklist.title)
+            values["title"] = .string(checklist.title)
+            values["back"] = ["title": .string(site.title), "href": .string(link(to: .index))]
+            values["group"] = .string("\(checklist.slug)-choice")
+            values["slug"] = .string(checklist.slug)
+            values["chooses_many"] = .bool(checklist.choice == .many)
+            values["input_type"] = .string(checklist.choice == .many ? "checkbox" : "radio")
+            values["rows"] = .array(
+                checklist.rows.enumerated().map { position, row in
+                    [
+                        "id": .string("\(checklist.slug)-\(row.value)"), "value": .string(row.value),
+                        "text": .string(row.text), "position": .int(position + 1),
+                    ]
+                })
+            return PageInputs(
+                page: page, outputPath: outputPath, template: "checklist", values: values,
+                markdown: [.checklist(checklist.body)])
+        }
+    }
+}
+
+/// Everything one page is made from, before its Markdown is rendered: the template it renders
+/// with, the page's own values (its context without the values its folder shares), and the
+/// Markdown to render into them, still as source. The page's context is built from this value
+/// alone (`PageRenderer.render`), and its cache key is this value's hash (`PageRenderer.key`):
+/// a value added to a page's context is in its key, with no second list to keep in step.
+package struct PageInputs {
+    package enum MarkdownInput {
+        /// Rendered into the field named `field`.
+        case body(field: String, MarkdownSource)
+        /// A checklist's text: its first list's items label the `rows`, the rest is the `intro`.
+        case checklist(MarkdownSource)
+    }
+
+    let page: Page
+    let outputPath: String
+    let template: String
+    var values: MustacheObject
+    package var markdown: [MarkdownInput] = []
+
+    /// Lists whose hash is already known (`IndexRows`): found by being the very same array (the
+    /// same storage, which this value keeps alive), so hashing the page skips their items.
+    var knownLists: [KnownList] = []
+
+    struct KnownList {
+        let items: [MustacheValue]
+        let hash: ContentHash
+
+        func isSame(as other: [MustacheValue]) -> Bool { items.sharesStorage(with: other) }
+    }
+
+    /// Adds a Mustache value to a hash: each case with a tag of its own, objects field by field
+    /// in order, names and values; a list by the hashes of its items (`listHash`), so the hash
+    /// of a list whose items' hashes are kept (`knownLists`) costs a mix per item, not their text.
+    static func add(_ value: MustacheValue, to hasher: inout ContentHasher, knownLists: [KnownList] = []) {
+        switch value {
+        case .null:
+            hasher.add(0)
+        case .bool(let flag):
+            hasher.add(flag ? 1 : 2)
+        case .int(let number):
+            hasher.add(3)
+            hasher.add(number)
+        case .double(let number):
+            hasher.add(4)
+            hasher.add(Int(truncatingIfNeeded: Int64(bitPattern: number.bitPattern)))
+        case .string(let text):
+            hasher.add(5)
+            hasher.add(text)
+        case .array(let items):
+            if let known = knownLists.first(where: { $0.isSame(as: items) }) {
+                hasher.add(known.hash)
+            } else {
+                hasher.add(listHash(items.map { hash(of: $0, knownLists: knownLists) }))
+            }
+        case .object(let object):
+            hasher.add(7)
+            hasher.add(object.count)
+            object.forEachField { name, field in
+                hasher.add(name)
+                add(field, to: &hasher, knownLists: knownLists)
+            }
+        }
+    }
+
+    /// The hash of one value (see `add`).
+    static func hash(of value: MustacheValue, knownLists: [KnownList] = []) -> ContentHash {
+        var hasher = ContentHasher()
+        add(value, to: &hasher, knownLists: knownLists)
+        return hasher.hash
+    }
+
+    /// The hash of a list from its items' hashes.
+    static func listHash(_ itemHashes: [ContentHash]) -> ContentHash {
+        var hasher = ContentHasher()
+        hasher.add(6)
+        hasher.add(itemHashes.count)
+        for item in itemHashes { hasher.add(item) }
+        return hasher.hash
+    }
+}
