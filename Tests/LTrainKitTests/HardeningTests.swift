@@ -415,6 +415,14 @@ import Testing
         #expect(PreviewSession.sitePath(forRequest: "/") == .file("index.html"))
     }
 
+    /// The inputs libFuzzer found against serve's paths are kept in its corpus, each by name, and
+    /// each is answered with a file inside the site.
+    @Test(arguments: [("found-double-slash", "index.html"), ("found-double-slash-dollar", "$/index.html")])
+    func serveAnswersTheInputsTheFuzzerFound(_ name: String, _ expected: String) throws {
+        let input = try String(contentsOfFile: Repository.root + "/Fuzz/Corpus/ServePath/" + name, encoding: .utf8)
+        #expect(PreviewSession.sitePath(forRequest: input) == .file(expected))
+    }
+
     @Test func aManifestWithNumbersTooLargeIsDamagedNotWrappedOrATrap() {
         let good = "ltrain manifest 3\n0a 12 34 - - index.html\n"
         #expect(Manifest(text: good)?.entries["index.html"]?.size == 12)
