@@ -165,23 +165,33 @@ public struct Routes: Sendable {
             addTarget(asset.outputPath, asset.outputPath)
         }
         // A file where another path needs a folder of the same name (a static folder
-        // `stations/a.html/`, a static file `stations`): the file system cannot hold both.
-        var owners = fileOwners
-        for page in pages where owners[Self.folded(page.path)] == nil { owners[Self.folded(page.path)] = page.owner }
+        // `stations/a.html/`, a static file `stations`): the file system cannot hold both. Files
+        // need the folders of their paths; pages only the folders of their kinds, so the pages are
+        // looked through (and the lazy table of them made) only when a file stands in such a place.
         var folderClashes: [String: Diagnostic] = [:]
-        for (key, owner) in owners {
+        // One error per folder, at the file in the way, naming the least of the paths that need it.
+        func clash(at folder: String, file fileOwner: String, neededBy owner: String) {
+            let clash = Diagnostic.error(
+                "is written as the file \(folder), but \(owner) needs a folder of that name", path: fileOwner,
+                hint: "rename one of them")
+            if let other = folderClashes[folder], other.description < clash.description { return }
+            folderClashes[folder] = clash
+        }
+        for (key, owner) in fileOwners {
             var folder = Substring(key)
             while let slash = folder.lastIndex(of: "/") {
                 folder = folder[..<slash]
-                if let fileOwner = owners[String(folder)] {
-                    // One error per folder, at the file in the way, naming the first that needs the folder.
-                    let clash = Diagnostic.error(
-                        "is written as the file \(folder), but \(owner) needs a folder of that name", path: fileOwner,
-                        hint: "rename one of them")
-                    if let other = folderClashes[String(folder)], other.description < clash.description { break }
-                    folderClashes[String(folder)] = clash
+                if let fileOwner = fileOwners[String(folder)] ?? pageOwner(String(folder)) {
+                    clash(at: String(folder), file: fileOwner, neededBy: owner)
                     break
                 }
+            }
+        }
+        for kind in [Page.station(slug: "x"), .info(slug: "x"), .checklist(slug: "x")] {
+            let folder = SitePath.folder(of: Self.outputPath(of: kind))
+            guard let fileOwner = fileOwners[String(folder.dropLast())] else { continue }
+            for page in pages where SitePath.folder(of: Self.folded(page.path)) == folder {
+                clash(at: String(folder.dropLast()), file: fileOwner, neededBy: page.owner)
             }
         }
         for folder in folderClashes.keys.sorted() { if let clash = folderClashes[folder] { log.report(clash) } }
