@@ -16,9 +16,6 @@ public enum OfflineSite {
     /// The theme's service worker, as every page names it (`files.sw_js`) and the site keeps it at its root.
     public static let workerPath = "sw.js"
 
-    /// The author's own icon (see `Site.authorIcon`).
-    package static func authorIcon(in site: Site) -> AssetFile? { site.authorIcon }
-
     /// The theme's colours (the default theme's bar and background).
     static let themeColour = "#f9f9f9"
     static let backgroundColour = "#ffffff"
@@ -27,7 +24,7 @@ public enum OfflineSite {
     /// so the site installs under any sub-path.
     static func webManifest(for site: Site, files: Set<String>) -> String {
         var icons: [[String: String]] = []
-        if let icon = authorIcon(in: site) {
+        if let icon = site.authorIcon {
             if icon.outputPath.hasSuffix(".svg") {
                 icons.append(["src": icon.outputPath, "sizes": "any", "type": "image/svg+xml", "purpose": "any"])
             } else {

@@ -176,7 +176,7 @@ public enum SiteBundle {
     /// The bundle's icon, as the site's pages link it: the author's `assets/icon.png` or
     /// `icon.svg`, else the drawn one, as a `data:` URL.
     static func iconURL(of site: Site, files: InlinedFiles) -> String? {
-        if let icon = OfflineSite.authorIcon(in: site) { return files.dataURL(of: icon.outputPath) }
+        if let icon = site.authorIcon { return files.dataURL(of: icon.outputPath) }
         return AppIcon.png(size: 192).map { "data:image/png;base64,\(Data($0).base64EncodedString())" }
     }
 
