@@ -557,10 +557,7 @@ public enum ContentLoader {
                 // The names a site may hold are `SiteFileName`'s rule (a newline would break the
                 // lines of .ltrain-manifest); a path past PATH_MAX cannot be opened.
                 if let problem = SiteFileName.problem(inName: entry.name) {
-                    log.report(
-                        .error(
-                            problem, path: childDisplay,
-                            hint: "rename it without line breaks, tabs or other control characters"))
+                    log.report(.error(problem.message, path: childDisplay, hint: problem.hint))
                     continue
                 }
                 if childAbsolute.utf8.count >= Int(PATH_MAX) {

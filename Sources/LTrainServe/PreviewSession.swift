@@ -285,8 +285,10 @@ public final class PreviewSession: Sendable {
         guard path.hasPrefix("/"), !path.utf8.contains(0), !path.utf8.contains(UInt8(ascii: "\\")) else {
             return .refused(status: 400, text: "Bad path.\n")
         }
-        // Empty segments (`//`) name nothing: `/a//b.html` is `a/b.html`.
-        let segments = path.split(separator: "/")
+        // Empty segments (`//`) name nothing: `/a//b.html` is `a/b.html`. Split at each '/'
+        // scalar, not by Character: a combining mark after a '/' joins it into one Character,
+        // which would hide the '..' before it (`/../\u{301}x`).
+        let segments = path.unicodeScalars.split(separator: "/").map(Substring.init)
         if segments.contains(where: { $0 == ".." || $0 == "." }) {
             return .refused(status: 403, text: "Paths may not climb out of the site.\n")
         }

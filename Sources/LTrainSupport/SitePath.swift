@@ -48,8 +48,9 @@ public enum SitePath {
             folderText.withUTF8 { folderBytes in resolveSimple(relativeBytes, inFolder: folderBytes) }
         }
         if let simple { return simple }
-        var parts = baseFolder.split(separator: "/").map(String.init)
-        for component in relative.split(separator: "/", omittingEmptySubsequences: true) {
+        // Split at '/' scalars, not Characters, which a combining mark after a '/' would join.
+        var parts = baseFolder.unicodeScalars.split(separator: "/").map { String(Substring($0)) }
+        for component in relative.unicodeScalars.split(separator: "/").map(Substring.init) {
             switch component {
             case ".": continue
             case "..":

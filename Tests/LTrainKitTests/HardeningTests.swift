@@ -412,6 +412,8 @@ import Testing
         #expect(PreviewSession.sitePath(forRequest: "/a\\b") == .refused(status: 400, text: "Bad path.\n"))
         #expect(PreviewSession.sitePath(forRequest: "//$/") == .file("$/index.html"))
         #expect(PreviewSession.sitePath(forRequest: "/stations//a.html") == .file("stations/a.html"))
+        // A combining mark after a '/' makes one Character of them; the '..' before it still climbs.
+        #expect(PreviewSession.sitePath(forRequest: "/../\u{301}x") == .refused(status: 403, text: "Paths may not climb out of the site.\n"))
         #expect(PreviewSession.sitePath(forRequest: "/") == .file("index.html"))
     }
 

@@ -125,8 +125,28 @@ import Testing
         for path in ["", "/abs", "a//b", "trailing/", ".", "..", "../etc/passwd", "a/./b", "a/../b", "a\nb", "tab\there", "del\u{7F}"] {
             #expect(!SiteFileName.isAccepted(path), "\(path.debugDescription)")
         }
-        #expect(SiteFileName.problem(inName: "a\nb") == "file name holds a control character")
+        #expect(SiteFileName.problem(inName: "a\nb")?.message == "file name holds a control character")
         #expect(SiteFileName.problem(inName: "..") != nil && SiteFileName.problem(inName: "a b") == nil)
+    }
+
+    /// Found by the FileName fuzzer: a name that begins with a combining mark joins the '/' before
+    /// it into one Character, so `a/\u{301}b` split by Character is one name holding a '/'. Such a
+    /// name (and one ending in a prefixed mark, U+0600, which joins the '/' after it) is refused,
+    /// by name and in a manifest's path alike; marks inside a name are fine.
+    @Test func namesThatJoinTheirSlashesAreRefused() {
+        for name in ["\u{301}b", "\u{600}", "x\u{600}", "\u{200D}x"] {
+            #expect(SiteFileName.problem(inName: name)?.message.contains("joins the '/'") == true, "\(name.debugDescription)")
+            #expect(!SiteFileName.isAccepted("a/" + name), "\(name.debugDescription)")
+            #expect(!SiteFileName.isAccepted(name + "/a"), "\(name.debugDescription)")
+        }
+        for name in ["e\u{301}", "caf\u{E9}", "\u{05E9}\u{05DC}\u{05D5}\u{05DD}", "\u{1F1FA}\u{1F1F8}"] {
+            #expect(SiteFileName.problem(inName: name) == nil, "\(name.debugDescription)")
+            #expect(SiteFileName.isAccepted("a/" + name + "/b"), "\(name.debugDescription)")
+        }
+        let fuzzed = "a/\u{301}b"
+        #expect(!SiteFileName.isAccepted(fuzzed))
+        // Links that hold such a name still resolve by '/', whatever joins it.
+        #expect(SitePath.resolve("../\u{301}b", against: "stations/a.html") == "\u{301}b")
     }
 
     /// Encoded once: a '%' in a name is '%25' in its URL, and decoding the URL once gives the name.

@@ -162,6 +162,12 @@ def test_a_file_name_with_a_newline_or_a_path_too_long_is_an_error_not_a_broken_
     assert result.returncode == 1
     assert result.stderr.splitlines()[0] == "content/static/new\\nline.txt: error: file name holds a control character"
     (static / "new\nline.txt").unlink()
+    # A name that begins with a combining mark would join the '/' before it into one character.
+    (static / "\u0301mark.txt").write_text("x")
+    result = run_ltrain("build", cwd=tmp_path, check=False)
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[0].startswith("content/static/\u0301mark.txt: error: file name begins or ends with a character that joins the '/'"), result.stderr
+    (static / "\u0301mark.txt").unlink()
     # A path past PATH_MAX (made folder by folder: no single call may name it whole).
     cwd = os.getcwd()
     try:

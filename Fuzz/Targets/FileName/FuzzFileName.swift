@@ -29,8 +29,10 @@ public func fuzzFileName(_ data: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
         // with replacement characters, which the rule must judge like any other text.
         let path = String(decoding: bytes, as: UTF8.self)
         let entry = Manifest.Entry(hash: ContentHash(value: UInt64(number)), size: number, modified: 0, key: nil)
-        let components = path.split(separator: "/", omittingEmptySubsequences: false)
-        let byComponents = components.allSatisfy { SiteFileName.problem(inName: String($0)) == nil }
+        // Split at each '/' byte, as names come from a folder's listing: not by Character, which
+        // would hide a '/' that a combining mark after it joins.
+        let components = path.unicodeScalars.split(separator: "/", omittingEmptySubsequences: false)
+        let byComponents = components.allSatisfy { SiteFileName.problem(inName: String(Substring($0))) == nil }
         precondition(SiteFileName.isAccepted(path) == byComponents, "the rule judges a path and its names differently")
         guard byComponents else {
             // A refused name is never read back from a manifest as another file.
