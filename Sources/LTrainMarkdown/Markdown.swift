@@ -80,9 +80,9 @@ public enum Markdown {
     ) -> RenderedMarkdown {
         withScannedText(text, options: options, findsNotices: findsNotices) { scan in
             withDocument(text, options: options) { document in
-                scan?.footnoteReferences = Set(unlinkFootnoteReferences(in: document, text: text).texts)
                 let walk = DocumentWalk(
-                    document, options: options, rewriteLink: rewriteLink, collectsHeadings: true, noticeScan: &scan)
+                    document, options: options, rewriteLink: rewriteLink, collectsHeadings: true,
+                    footnoteLabels: footnoteLabels(in: text).labels, noticeScan: &scan)
                 return RenderedMarkdown(
                     html: html(of: document, options: options, headings: walk.headingIDs(reserving: reservedIDs)),
                     links: walk.links,
@@ -99,9 +99,9 @@ public enum Markdown {
     ) -> MarkdownListDocument? {
         withScannedText(text, options: options, findsNotices: findsNotices) { scan in
             withDocument(text, options: options) { document -> MarkdownListDocument? in
-                scan?.footnoteReferences = Set(unlinkFootnoteReferences(in: document, text: text).texts)
                 let links = DocumentWalk(
-                    document, options: options, rewriteLink: rewriteLink, collectsHeadings: false, noticeScan: &scan
+                    document, options: options, rewriteLink: rewriteLink, collectsHeadings: false,
+                    footnoteLabels: footnoteLabels(in: text).labels, noticeScan: &scan
                 ).links
                 let notices = scan?.finished() ?? []
                 var child = cmark_node_first_child(document)
@@ -118,7 +118,8 @@ public enum Markdown {
                 cmark_node_unlink(list)
                 cmark_node_free(list)
                 var noScan: NoticeScan?
-                let headings = DocumentWalk(document, options: options, rewriteLink: nil, collectsHeadings: true, noticeScan: &noScan)
+                let headings = DocumentWalk(
+                    document, options: options, rewriteLink: nil, collectsHeadings: true, footnoteLabels: [], noticeScan: &noScan)
                     .headingIDs(reserving: reservedIDs)
                 return MarkdownListDocument(
                     introductionHTML: html(of: document, options: options, headings: headings), items: items, links: links,
@@ -139,71 +140,44 @@ public enum Markdown {
         }
     }
 
-    /// Whether `text` has a `[^` anywhere, over its bytes (the notice scan's own search).
-    static func mayHoldFootnote(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { NoticeScan.firstOffset(of: "[^", in: $0) != nil }
-    }
-
-    /// A footnote written GitHub's way (`[^1]` with a line `[^1]: note`) is read by CommonMark as
-    /// a link to `note`: a link nobody meant, which the link check would then report as broken.
-    /// Such references are put back as the text they were written as (`[^1]`); the Model warns
-    /// about them (see `MarkdownNotice.Kind.footnote`). Returns the text nodes put in the links'
-    /// places, and the bytes and nodes it read.
-    @discardableResult
-    static func unlinkFootnoteReferences(in document: OpaquePointer, text: String) -> (texts: [OpaquePointer], work: Int) {
-        guard mayHoldFootnote(text) else { return ([], text.utf8.count) }
-        var (defined, work) = footnoteLabels(in: text)
-        guard !defined.isEmpty else { return ([], work) }
-        var references: [(link: OpaquePointer, label: String)] = []
-        guard let iterator = cmark_iter_new(document) else { return ([], work) }
-        while cmark_iter_next(iterator) != CMARK_EVENT_DONE {
-            work += 1
-            guard let node = cmark_iter_get_node(iterator), cmark_iter_get_event_type(iterator) == CMARK_EVENT_ENTER,
-                cmark_node_get_type(node) == CMARK_NODE_LINK, let child = cmark_node_first_child(node),
-                cmark_node_next(child) == nil, cmark_node_get_type(child) == CMARK_NODE_TEXT,
-                let literal = cmark_node_get_literal(child).map({ String(cString: $0) }), literal.hasPrefix("^"),
-                defined.contains(literal)
-            else { continue }
-            references.append((node, literal))
+    /// The work of the footnote pass over `text` (see `DocumentWalk.footnoteLabels`): the bytes
+    /// and nodes it read, for tests that hold it to linear growth.
+    static func footnotePassWork(_ text: String) -> Int {
+        withDocument(text, options: MarkdownOptions()) { document in
+            let labels = footnoteLabels(in: text)
+            var noScan: NoticeScan?
+            let walk = DocumentWalk(
+                document, options: MarkdownOptions(), rewriteLink: nil, collectsHeadings: false,
+                footnoteLabels: labels.labels, noticeScan: &noScan)
+            return labels.work + walk.footnoteWork
         }
-        cmark_iter_free(iterator)
-        let allocator = ltrain_markdown_arena_allocator().assumingMemoryBound(to: cmark_mem.self)
-        var texts: [OpaquePointer] = []
-        for reference in references {
-            guard let replacement = cmark_node_new_with_mem(CMARK_NODE_TEXT, allocator) else { continue }
-            cmark_node_set_literal(replacement, "[\(reference.label)]")
-            cmark_node_insert_before(reference.link, replacement)
-            // Not freed: the arena releases the whole document at once (see withDocument).
-            cmark_node_unlink(reference.link)
-            texts.append(replacement)
-        }
-        return (texts, work)
     }
 
     /// Every `X` of a `[^X]:` in the text (the labels footnote definitions give), in one pass:
-    /// the last `[` before each `]:` opens it. Returns the labels and the bytes read.
+    /// the last `[` before each `]:` opens it, with no `]` between. Returns the labels and the
+    /// bytes read. memchr finds each `]` (a text of 3 KB holds a few dozen), and the look back for
+    /// its `[` stops at the `]` before, so no byte is read twice.
     static func footnoteLabels(in text: String) -> (labels: Set<String>, work: Int) {
         var text = text
         return text.withUTF8 { bytes in
             var labels: Set<String> = []
-            var open: Int?
-            for index in bytes.indices {
-                switch bytes[index] {
-                case UInt8(ascii: "["):
-                    open = index
-                case UInt8(ascii: "]"):
-                    if let start = open, index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: ":"),
-                        start + 1 < index, bytes[start + 1] == UInt8(ascii: "^")
-                    {
-                        labels.insert(String(decoding: UnsafeBufferPointer(rebasing: bytes[(start + 1)..<index]), as: UTF8.self))
+            guard let base = bytes.baseAddress else { return (labels, 0) }
+            var work = 0
+            var from = 0
+            while from < bytes.count, let found = memchr(base + from, Int32(UInt8(ascii: "]")), bytes.count - from) {
+                let close = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
+                work += close + 1 - from
+                if close + 1 < bytes.count, bytes[close + 1] == UInt8(ascii: ":") {
+                    var open = close - 1
+                    while open >= from, bytes[open] != UInt8(ascii: "[") { open -= 1 }
+                    work += close - open
+                    if open >= from, open + 2 <= close, bytes[open + 1] == UInt8(ascii: "^") {
+                        labels.insert(String(decoding: UnsafeBufferPointer(rebasing: bytes[(open + 1)..<close]), as: UTF8.self))
                     }
-                    open = nil
-                default:
-                    break
                 }
+                from = close + 1
             }
-            return (labels, bytes.count)
+            return (labels, work)
         }
     }
 
@@ -300,16 +274,29 @@ public enum Markdown {
     /// One pass over a document: every link and image collected (destinations rewritten, and in
     /// safe mode dangerous ones emptied), and every heading with its plain text, in document order,
     /// inside block quotes and list items too.
-    private struct DocumentWalk {
+    struct DocumentWalk {
         var links: [MarkdownLink] = []
         var headings: [(node: OpaquePointer, text: String)] = []
+        /// Link nodes the footnote pass looked at, and references it put back as text.
+        private(set) var footnoteWork = 0
 
+        /// `footnoteLabels`: the labels of the text's `[^X]:` definitions (`footnoteLabels(in:)`).
+        /// A footnote written GitHub's way (`[^1]` with a line `[^1]: note`) is read by CommonMark
+        /// as a link to `note`: a link nobody meant, which the link check would report as broken.
+        /// The walk puts each such reference back as the text it was written as (`[^1]`) once it is
+        /// done (cmark's iterator may not see a container replaced under it); the notice scan has
+        /// noted it as a footnote on the way (see `MarkdownNotice.Kind.footnote`).
         init(
             _ document: OpaquePointer, options: MarkdownOptions, rewriteLink: LinkRewriter?, collectsHeadings: Bool,
-            noticeScan: inout NoticeScan?
+            footnoteLabels: Set<String>, noticeScan: inout NoticeScan?
         ) {
             guard let iterator = cmark_iter_new(document) else { return }
-            defer { cmark_iter_free(iterator) }
+            var footnoteReferences: [(link: OpaquePointer, label: String)] = []
+            defer {
+                cmark_iter_free(iterator)
+                footnoteWork += footnoteReferences.count
+                Self.unlink(footnoteReferences)
+            }
             var blockLine = 1
             var headingText: String?
             while true {
@@ -330,6 +317,14 @@ public enum Markdown {
                     headingText = ""
                 case CMARK_NODE_TEXT, CMARK_NODE_CODE, CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK:
                     if headingText != nil { headingText? += Markdown.plainText(ofInline: node, type: type) }
+                case CMARK_NODE_LINK where !footnoteLabels.isEmpty:
+                    footnoteWork += 1
+                    if let label = Self.footnoteLabel(ofLink: node), footnoteLabels.contains(label) {
+                        footnoteReferences.append((node, label))
+                    } else {
+                        let line = Int(cmark_node_get_start_line(node))
+                        links.append(Self.link(node, type: type, line: line > 0 ? line : blockLine, options: options, rewriteLink: rewriteLink))
+                    }
                 case CMARK_NODE_LINK, CMARK_NODE_IMAGE:
                     let line = Int(cmark_node_get_start_line(node))
                     links.append(Self.link(node, type: type, line: line > 0 ? line : blockLine, options: options, rewriteLink: rewriteLink))
@@ -339,6 +334,29 @@ public enum Markdown {
                         if line > 0 { blockLine = line }
                     }
                 }
+            }
+        }
+
+        /// `^1` for a link whose whole text is the one text `^1`: what `[^1]` is when a line
+        /// `[^1]: …` defines it.
+        private static func footnoteLabel(ofLink node: OpaquePointer) -> String? {
+            guard let child = cmark_node_first_child(node), cmark_node_next(child) == nil,
+                cmark_node_get_type(child) == CMARK_NODE_TEXT, let literal = cmark_node_get_literal(child),
+                literal.pointee == CChar(UInt8(ascii: "^"))
+            else { return nil }
+            return String(cString: literal)
+        }
+
+        /// Puts each footnote reference back as the text it was written as.
+        private static func unlink(_ references: [(link: OpaquePointer, label: String)]) {
+            guard !references.isEmpty else { return }
+            let allocator = ltrain_markdown_arena_allocator().assumingMemoryBound(to: cmark_mem.self)
+            for reference in references {
+                guard let replacement = cmark_node_new_with_mem(CMARK_NODE_TEXT, allocator) else { continue }
+                cmark_node_set_literal(replacement, "[\(reference.label)]")
+                cmark_node_insert_before(reference.link, replacement)
+                // Not freed: the arena releases the whole document at once (see withDocument).
+                cmark_node_unlink(reference.link)
             }
         }
 

@@ -41,9 +41,6 @@ struct NoticeScan {
 
     // MARK: The tree
 
-    /// The text nodes that stand where footnote references were links (`[^1]` with a definition;
-    /// see `Markdown.unlinkFootnoteReferences`), each a footnote and nothing else, as the link was.
-    var footnoteReferences: Set<OpaquePointer> = []
     /// Links and images the walk is inside (bare URLs and footnotes there are a link's text).
     private var linkDepth = 0
     /// The innermost block around the current node: where a notice with no place of its own
@@ -97,11 +94,7 @@ struct NoticeScan {
         case CMARK_NODE_HTML_INLINE where !options.allowsUnsafeHTML:
             note(.omittedHTML, in: span(of: node) ?? span(of: block)) { _ in nil }
         case CMARK_NODE_TEXT where linkDepth == 0:
-            if !footnoteReferences.isEmpty && footnoteReferences.contains(node) {
-                note(.footnote, in: span(of: block)) { $0.first(of: "[^") }
-            } else {
-                scanText(node, block: block)
-            }
+            scanText(node, block: block)
         default:
             break
         }
@@ -435,6 +428,13 @@ struct NoticeScan {
     /// `end`, if there is one.
     private static func bareURL(in text: UnsafeBufferPointer<UInt8>, endingScheme end: Int) -> Int? {
         let isColon = text[end] == UInt8(ascii: ":")
+        // Most ':' and '.' of a text end a sentence or a clause: `://` and `www.` are asked first.
+        if isColon {
+            guard end + 2 < text.count, text[end + 1] == UInt8(ascii: "/"), text[end + 2] == UInt8(ascii: "/") else { return nil }
+        } else {
+            guard end >= 3, text[end - 1] == UInt8(ascii: "w"), text[end - 2] == UInt8(ascii: "w"), text[end - 3] == UInt8(ascii: "w")
+            else { return nil }
+        }
         // `https:` and `http:` end 5 and 4 bytes in, `www.` 3.
         for start in stride(from: end - (isColon ? 5 : 3), through: end - (isColon ? 4 : 3), by: 1) where start >= 0 {
             let rest = UnsafeBufferPointer(rebasing: text[start...])
