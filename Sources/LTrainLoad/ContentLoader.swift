@@ -20,6 +20,13 @@ public struct ContentFile: Sendable {
     public var fileName: String { lastPathComponent(relativePath) }
 }
 
+extension ContentFile {
+    /// A file that is not on disk (its identity unknown), such as the Render stage's specimen site.
+    package init(displayPath: String, relativePath: String, document: FrontMatterDocument) {
+        self.init(displayPath: displayPath, relativePath: relativePath, document: document, identity: "")
+    }
+}
+
 /// A file copied into the output as it is.
 public struct AssetFile: Sendable, Equatable {
     /// Where it goes, relative to the output folder.
@@ -49,6 +56,13 @@ public struct LoadedContent: Sendable {
     public var assets: [AssetFile] = []
     /// `static/**`, copied as they are to the output's root (`CNAME`, `.nojekyll`, `.well-known/…`).
     public var staticFiles: [AssetFile] = []
+}
+
+extension LoadedContent {
+    /// Content made in memory rather than loaded (the Render stage's specimen site).
+    package static func made(index: ContentFile, stations: [ContentFile], checklists: [ContentFile]) -> LoadedContent {
+        LoadedContent(index: index, stations: stations, checklists: checklists)
+    }
 }
 
 /// Everything read from `templates/`: Mustache sources by name, and static files (CSS, JS, images).

@@ -36,6 +36,18 @@ public struct Station: Sendable, Equatable {
     public var sourcePath: String
 }
 
+extension Station {
+    /// Whether `other` shows the same on every page but its own info page: every field but the
+    /// info text is equal. The one rule of what other pages read of a station, asked by the
+    /// preview's plan (which pages an edit reaches) and by the index's kept rows (`IndexRows`).
+    /// It compares copies rather than naming fields, so a field added to `Station` is seen by both.
+    public func showsTheSame(as other: Station) -> Bool {
+        var swapped = other
+        swapped.info = info
+        return swapped == self
+    }
+}
+
 /// The stations in order, west to east.
 public struct Line: Sendable, Equatable {
     public var stations: [Station]

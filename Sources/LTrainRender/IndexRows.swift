@@ -14,11 +14,11 @@ import LTrainMarkdown
 /// edit makes one station's values again and keeps the others with their hashes, since making
 /// and hashing every row was most of a title edit in serve.
 final class IndexRows: Sendable {
-    /// One station's values, and what they were made from that can change in place.
+    /// One station's values, and the station they were made from. A row reads its station (all
+    /// of it but the info text: `Station.showsTheSame(as:)`), its position and the number of
+    /// stations; rows are made again when the number changes, and each where its station does.
     struct Row: Sendable {
-        var title: String
-        var summary: String?
-        var slug: String
+        var station: Station
         var listItem: MustacheValue
         var stop: MustacheValue
         var listItemHash: ContentHash
@@ -27,9 +27,7 @@ final class IndexRows: Sendable {
         var titleLength: Int
 
         init(station: Station, listItem: MustacheValue, stop: MustacheValue) {
-            title = station.title
-            summary = station.summary
-            slug = station.slug
+            self.station = station
             self.listItem = listItem
             self.stop = stop
             listItemHash = PageInputs.hash(of: listItem)
@@ -38,7 +36,7 @@ final class IndexRows: Sendable {
         }
 
         func isMade(from station: Station) -> Bool {
-            title == station.title && summary == station.summary && slug == station.slug
+            self.station.showsTheSame(as: station)
         }
     }
 

@@ -14,7 +14,7 @@ import LTrainPNG
 package enum TemplateNames {
     /// What a name can hold, as far as templates can tell: the names of an object, the items of
     /// a list, a plain value, or anything (names under it are not checked).
-    indirect enum Shape: Equatable {
+    indirect enum Shape: Equatable, Sendable {
         case object([String: Shape])
         case list(Shape)
         case scalar
@@ -54,6 +54,21 @@ package enum TemplateNames {
             }
         }
 
+        /// The shape a value declares for a schema: like `init(of:)`, but an absent value (the
+        /// 404 page's canonical URL) is a name the page has, holding nothing to name under it.
+        init(declaring value: MustacheValue) {
+            switch value {
+            case .object(let object):
+                var fields: [String: Shape] = [:]
+                object.forEachField { name, field in fields[name] = Shape(declaring: field) }
+                self = .object(fields)
+            case .array(let items):
+                self = .list(items.reduce(Shape.any) { $0.merged(with: Shape(declaring: $1)) })
+            default:
+                self = .scalar
+            }
+        }
+
         func merged(with other: Shape) -> Shape {
             switch (self, other) {
             case (.any, let shape), (let shape, .any): return shape
@@ -64,66 +79,11 @@ package enum TemplateNames {
         }
     }
 
-    /// The names every page is given, as the README's table lists them.
-    static func shared(labels: [String]) -> [String: Shape] {
-        [
-            "site": .object([
-                "title": .scalar, "language": .scalar, "direction": .scalar, "home": .scalar, "base_url": .scalar, "offline": .scalar,
-                "labels": .object(Dictionary(uniqueKeysWithValues: labels.map { ($0, Shape.scalar) })),
-            ]),
-            // files.NAME is named after each theme file and asset: not checked.
-            "files": .any,
-            "document_title": .scalar, "canonical_url": .scalar,
-        ]
-    }
-
-    /// The schema of each page template's context: the one list of names a page kind is given.
-    /// A test holds every page's actual context to it, so a name added to a context and not here
-    /// fails the tests rather than go unchecked.
-    static func schema(of template: String, labels: [String] = Labels.all.map(\.key)) -> Shape? {
-        let link: Shape = .object(["title": .scalar, "href": .scalar])
-        let own: [String: Shape]
-        switch template {
-        case "index":
-            own = [
-                "title": .scalar, "body": .scalar, "station_count": .scalar, "has_checklists": .scalar,
-                "stations": .list(
-                    .object([
-                        "title": .scalar, "summary": .scalar, "href": .scalar, "position": .scalar,
-                        "is_first": .scalar, "is_last": .scalar,
-                    ])),
-                "checklists": .list(link),
-                "map": .object([
-                    "width": .scalar, "height": .scalar, "line_y": .scalar, "line_x": .scalar,
-                    "line_length": .scalar, "has_stops": .scalar,
-                    "stops": .list(
-                        .object([
-                            "offset": .scalar, "y": .scalar, "label_y": .scalar,
-                            "title": .scalar, "label": .scalar, "href": .scalar, "position": .scalar, "is_terminal": .scalar,
-                        ])),
-                ]),
-            ]
-        case "station":
-            own = [
-                "title": .scalar, "summary": .scalar, "position": .scalar, "station_count": .scalar,
-                "position_label": .scalar, "info_href": .scalar, "previous": link,
-                "next": .object(["title": .scalar, "href": .scalar, "label": .scalar]),
-            ]
-        case "info":
-            own = ["title": .scalar, "done_href": .scalar, "body": .scalar]
-        case "checklist":
-            own = [
-                "title": .scalar, "slug": .scalar, "intro": .scalar, "group": .scalar, "chooses_many": .scalar,
-                "input_type": .scalar, "back": link,
-                "rows": .list(
-                    .object(["id": .scalar, "value": .scalar, "text": .scalar, "label": .scalar, "position": .scalar])),
-            ]
-        case "404":
-            own = ["title": .scalar, "stations": .list(link)]
-        default:
-            return nil
-        }
-        return .object(own.merging(shared(labels: labels)) { mine, _ in mine })
+    /// The schema of each page template's context: the names a page of that kind is given, read
+    /// off the pages of a specimen site (`PageSpecimen`) that has every value a page can have. A
+    /// test holds every real page's context to it.
+    static func schema(of template: String) -> Shape? {
+        PageSpecimen.shapes[template]
     }
 
     /// One use of a name: where, and whether some page has it.

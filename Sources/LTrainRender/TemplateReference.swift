@@ -8,7 +8,7 @@ import LTrainMustache
 import LTrainMarkdown
 
 /// The values each page template receives, written out from the schema the template-name check
-/// uses (`TemplateNames.schema`), so the list an author reads (`ltrain help templates`, and the
+/// uses (`TemplateNames.schema`, read off what the pages are given), so the list an author reads (`ltrain help templates`, and the
 /// README, which a test holds to it) cannot drift from what the pages are given.
 public enum TemplateReference {
     /// What each name holds, by its path in the schema (`[]` for a list's items). A test holds
@@ -100,11 +100,12 @@ public enum TemplateReference {
 
     /// The names every page has, then each page's own, in the schema's order.
     static func entries() -> [(page: String?, path: String)] {
-        let shared = Set(paths(of: .object(TemplateNames.shared(labels: ["x"]))))
+        let own = pages.map { page in (page, TemplateNames.schema(of: page).map { paths(of: $0) } ?? []) }
+        // What every page kind has is listed once.
+        let shared = own.dropFirst().reduce(Set(own.first?.1 ?? [])) { $0.intersection($1.1) }
         var entries = shared.sorted().map { (page: String?.none, path: $0) }
-        for page in pages {
-            guard let schema = TemplateNames.schema(of: page) else { continue }
-            entries += paths(of: schema).filter { !shared.contains($0) }.map { (page, $0) }
+        for (page, paths) in own {
+            entries += paths.filter { !shared.contains($0) }.map { (page, $0) }
         }
         return entries
     }

@@ -15,7 +15,7 @@ import Testing
 /// The lists the README and docs/reference.md print are generated from the code that decides
 /// them (the template-name schema, the labels), between `<!-- generated: NAME -->` and
 /// `<!-- end generated -->`. `LTRAIN_RECORD_DOCS=1 swift test --filter DocsTests` writes them.
-@Suite struct DocsTests {
+@Suite(.serialized) struct DocsTests {
     static let sections: [(file: String, name: String, text: @Sendable () -> String)] = [
         ("README.md", "template names", TemplateReference.compact),
         ("README.md", "labels", Labels.markdownTable),

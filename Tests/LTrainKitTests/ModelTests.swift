@@ -33,6 +33,26 @@ func loadedContent(stations: [ContentFile], checklists: [ContentFile] = []) thro
 }
 
 @Suite struct ModelTests {
+    /// What other pages read of a station is all of it but its info text: the preview's plan and
+    /// the index's kept rows ask `showsTheSame(as:)`, which sees every other field.
+    @Test func aStationShowsTheSameUnlessAFieldOtherThanItsInfoChanged() throws {
+        let content = try loadedContent(stations: [try station("01-one.md", title: "One", extra: "summary: First\n")])
+        var log = DiagnosticLog()
+        let one = try #require(SiteBuilder.build(content, log: &log)?.line.stations.first)
+        var edited = one
+        edited.info.body.text = "Another info text."
+        #expect(one.showsTheSame(as: edited), "only its info page reads the info text")
+        let changes: [(String, (inout Station) -> Void)] = [
+            ("title", { $0.title = "Uno" }), ("summary", { $0.summary = nil }), ("slug", { $0.slug = "uno" }),
+            ("number", { $0.number = [2] }), ("sourcePath", { $0.sourcePath = "stations/02-one.md" }),
+        ]
+        for (field, change) in changes {
+            var changed = one
+            change(&changed)
+            #expect(!one.showsTheSame(as: changed), "\(field)")
+        }
+    }
+
     @Test func stationsAreOrderedByNumberNaturally() throws {
         let content = try loadedContent(stations: [
             try station("10-ten.md", title: "Ten"), try station("2-two.md", title: "Two"),

@@ -65,6 +65,29 @@ import Testing
         ].map { $0.replacingOccurrences(of: "checklist:", with: "checklist.mustache:").replacingOccurrences(of: "index:", with: "index.mustache:").replacingOccurrences(of: "layout:", with: "layout.mustache:").replacingOccurrences(of: "row:", with: "row.mustache:").replacingOccurrences(of: "station:", with: "station.mustache:") })
     }
 
+    /// The schema is read off what pages are given (`PageSpecimen`), not listed by hand: for the
+    /// default site, the names its pages of each kind are given are exactly the schema's, so a
+    /// value added to `PageRenderer.inputs(for:at:)` is a name templates may use, and a name no
+    /// page is given any more is not.
+    @Test func theSchemaIsWhatThePagesAreGiven() throws {
+        let site = try TestSite.defaultSite()
+        let renderer = try PreparedSite.prepare(content: site.content, templates: site.templates).renderer
+        var given: [String: Set<String>] = [:]
+        for page in renderer.pages + [.notFound] {
+            let inputs = renderer.inputs(for: page, at: renderer.routes.path(of: page))
+            var links: [SourceLink] = []
+            var notices: [TextNotices] = []
+            let values = renderer.context(from: inputs, sourceLinks: &links, notices: &notices)
+            given[inputs.template, default: []].formUnion(TemplateReference.paths(of: TemplateNames.Shape(declaring: .object(values))))
+        }
+        for template in PageRenderer.everyPageTemplate {
+            let schema = try #require(TemplateNames.schema(of: template))
+            // `files.NAME` are the site's own files, which the schema leaves open.
+            let named = Set(TemplateReference.paths(of: schema)).filter { !$0.hasPrefix("files") }
+            #expect(named == given[template, default: []].filter { !$0.hasPrefix("files") }, "\(template)")
+        }
+    }
+
     /// The schema is the one list of names each page kind has: every page's actual context must
     /// fit it, so a value added to a context and not to the schema fails here.
     @Test func everyPagesContextFitsItsSchema() throws {

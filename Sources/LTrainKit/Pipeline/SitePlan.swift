@@ -76,9 +76,7 @@ public struct SitePlan: Sendable, Equatable {
             for index in newStations.indices where oldStations[index] != newStations[index] {
                 let slug = newStations[index].slug
                 if oldStations[index].info.body != newStations[index].info.body { pages.insert(.info(slug: slug)) }
-                var shown = oldStations[index]
-                shown.info = newStations[index].info
-                guard shown != newStations[index] else { continue }
+                guard !oldStations[index].showsTheSame(as: newStations[index]) else { continue }
                 pages.formUnion([.station(slug: slug), .info(slug: slug), .index, .notFound])
                 if index > 0 { pages.insert(.station(slug: newStations[index - 1].slug)) }
                 if index + 1 < newStations.count { pages.insert(.station(slug: newStations[index + 1].slug)) }
