@@ -118,3 +118,36 @@ import Testing
         #expect(asset == .everyPage, "a new file is in every page's files")
     }
 }
+
+/// Whole changes told as an author makes them (`SiteTest`): what a page reads is declared once
+/// (`PageRenderer.inputs(for:at:)`, `Station.showsTheSame(as:)`), and the build, serve after an
+/// edit and the template-name check all follow it.
+@Suite struct DeclaredOnceTests {
+    @Test func aSummaryEditedWhileServingReachesEveryPageThatShowsIt() throws {
+        try SiteTest.defaultSite()
+            .serve()
+            .editing("content/stations/03-union-square.md") {
+                $0.replacingOccurrences(of: "summary: The busiest transfer on the line", with: "summary: Change for the 4, 5 and 6")
+            }
+            .served("index.html", contains: "Change for the 4, 5 and 6, beneath the Greenmarket.")
+            .served("stations/union-square.html", contains: "<p class=\"summary\">Change for the 4, 5 and 6")
+            .servedAsBuilt()
+            .build()
+            .page("index.html", contains: "Change for the 4, 5 and 6, beneath the Greenmarket.")
+            .noWarnings()
+    }
+
+    @Test func aTemplateMayNameWhatItsPagesAreGivenAndNothingElse() throws {
+        try SiteTest.defaultSite()
+            .editing("templates/info.mustache") { $0 + "<p hidden>{{title}} {{done_href}}</p>\n" }
+            .build()
+            .noWarnings()
+            .editing("templates/info.mustache") { $0 + "<p hidden>{{summary}}</p>\n" }
+            .build()
+            .warned("info.mustache:")
+            .warned("no page has a value named 'summary'")
+            .serve()
+            .warned("no page has a value named 'summary'")
+            .servedAsBuilt()
+    }
+}
