@@ -170,83 +170,42 @@ public struct MustacheLibrary: Sendable {
 
     /// `render` as UTF-8 bytes, which is what pages are written and checked as: appending to a
     /// byte buffer costs a fraction of appending to a String, and a page is dozens of appends.
-    /// `memo`: what the last render of this template with this library wrote for the items of its
-    /// lists, reused for the items that are the very same values (see `SectionMemo`), and replaced
-    /// by what this render wrote.
+    /// `itemMemory`: bytes of list items the caller keeps from its last render of this page
+    /// (see `MustacheItemMemory`), used where it has them, and given what this render wrote.
     package func renderBytes(
-        _ name: String, _ context: MustacheValue, memo: SectionMemo? = nil
+        _ name: String, _ context: MustacheValue, itemMemory: (any MustacheItemMemory)? = nil
     ) throws(MustacheError) -> [UInt8] {
         guard let nodes = templates[name] else {
             throw MustacheError(templateName: name, location: nil, message: "no template named '\(name)'")
         }
         var renderer = MustacheRenderer(library: self, chain: [name])
-        let used = memo.map { _ in sourcesReachable(from: name) }
-        renderer.lastSections = used.flatMap { memo?.take(for: $0) }
+        renderer.itemMemory = itemMemory
         var stack = [context]
         var output = RenderedBytes()
         try renderer.render(nodes, stack: &stack, overrides: [], into: &output)
-        if let used { memo?.keep(renderer.newSections, reused: renderer.reusedItems, for: used) }
         return output.bytes
-    }
-
-    /// The sources of `name` and of every template it can include (`includedTemplates`); every
-    /// template's when one of them names a template by a value.
-    private func sourcesReachable(from name: String) -> [String: String] {
-        let names = includedTemplates(from: name)
-        if names.contains(where: hasDynamicReferences(in:)) { return sources }
-        return sources.filter { names.contains($0.key) }
     }
 }
 
-/// What one render of a page wrote for each item of each list it went through, so that the next
-/// render of the same page with the same library (the index page in `ltrain serve`, 10,000 rows
-/// and 10,000 map stops, where a title edit changes one of each) copies the bytes of every item
-/// that is the very same value instead of rendering it again. An item's bytes are kept only when
-/// rendering it read nothing outside the item (every name it looked up was found in it), so they
-/// depend on the item and the templates alone; a library in which the rendered template or any
-/// it can include differs finds the memo empty. Keeps the last render's items alive, so that
-/// "the same storage" cannot be a new value at a reused address.
-package final class SectionMemo: Sendable {
-    struct Section {
-        let name: MustacheName
-        let children: [MustacheNode]
-        let overrides: [MustacheBlock]
-        let items: [MustacheValue]
-        /// Each item's bytes, or nil where they depend on more than the item.
-        let fragments: [[UInt8]?]
-    }
+/// A section over a list, as a caller that keeps its items' bytes tells one from another: its
+/// name and the nodes (and replaced blocks) each item is rendered with.
+package struct MustacheListSection: Equatable, Sendable {
+    package let name: MustacheName
+    package let children: [MustacheNode]
+    package let overrides: [MustacheBlock]
+}
 
-    private struct Kept {
-        var sections: [Section] = []
-        var reused = 0
-        /// The rendered template and every template it can include, by name, with their sources.
-        var templates: [String: String] = [:]
-    }
-
-    private let kept = Mutex(Kept())
-
-    package init() {}
-
-    /// How many items the last render copied instead of rendering.
-    package var reusedItems: Int { kept.withLock { $0.reused } }
-
-    /// The last render's sections, if they were rendered with these templates; the memo is empty after.
-    fileprivate func take(for templates: [String: String]) -> [Section] {
-        kept.withLock { kept in
-            defer { kept.sections = [] }
-            return kept.templates == templates ? kept.sections : []
-        }
-    }
-
-    fileprivate func keep(_ sections: [Section], reused: Int, for templates: [String: String]) {
-        kept.withLock { $0 = Kept(sections: sections, reused: reused, templates: templates) }
-    }
-
-    /// Whether two items are the same value by identity: objects with the same storage.
-    static func isSame(_ old: MustacheValue, _ new: MustacheValue) -> Bool {
-        guard case .object(let oldObject) = old, case .object(let newObject) = new else { return false }
-        return oldObject.isSameStorage(as: newObject)
-    }
+/// Bytes of list items that a caller keeps from one render of a page to the next (the index page
+/// in `ltrain serve`: 10,000 rows and 10,000 map stops, of which a title edit changes one each).
+/// The engine says which items' bytes depend on the item and the section alone (rendering them
+/// read nothing outside the item); whether kept bytes still stand for an item is the caller's to
+/// say, by what the item is made from, and so are the templates the section can include.
+package protocol MustacheItemMemory: AnyObject, Sendable {
+    /// The bytes kept for each of `items`, which `section` is about to render, by position (nil
+    /// for an item to render); nil when none are kept.
+    func keptItems(of section: MustacheListSection, items: [MustacheValue]) -> [[UInt8]?]?
+    /// What this render wrote for each of `items` of `section` (nil where one read outside itself).
+    func keep(_ bytes: [[UInt8]?], of section: MustacheListSection, items: [MustacheValue])
 }
 
 private struct MustacheRenderer {
@@ -254,10 +213,8 @@ private struct MustacheRenderer {
     var chain: [String]
     /// How many `render` calls are under way, one inside the other.
     private var depth = 0
-    /// With a memo: the last render's lists (nil: not remembering), and this render's.
-    var lastSections: [SectionMemo.Section]?
-    var newSections: [SectionMemo.Section] = []
-    var reusedItems = 0
+    /// The caller's bytes of list items (see `MustacheItemMemory`), or nil.
+    var itemMemory: (any MustacheItemMemory)?
     /// The outermost stack frame a lookup has read since this was last reset (`Int.max`: none;
     /// -1: a name found nowhere, which depends on every frame).
     private var outermostFrameRead = Int.max
@@ -331,8 +288,9 @@ private struct MustacheRenderer {
                 }
                 if value.isFalsey { continue }
                 if case .array(let items) = value {
-                    if lastSections != nil {
-                        try renderRemembering(name, items, children, stack: &stack, overrides: overrides, into: &output)
+                    if let itemMemory {
+                        try renderRemembering(
+                            itemMemory, name, items, children, stack: &stack, overrides: overrides, into: &output)
                         continue
                     }
                     for item in items {
@@ -377,24 +335,22 @@ private struct MustacheRenderer {
         }
     }
 
-    /// A section over a list, with a memo: each item that is the very same value as the one at
-    /// its place in the last render of the same section (same name, text and blocks) gets the
-    /// bytes it had then, if they depended on it alone; the others are rendered.
+    /// A section over a list, with the caller's memory of its items: each item it has bytes for
+    /// gets them; the others are rendered, and the bytes of each that read nothing outside itself
+    /// are handed back.
     private mutating func renderRemembering(
-        _ name: MustacheName, _ items: [MustacheValue], _ children: [MustacheNode], stack: inout [MustacheValue],
-        overrides: [MustacheBlock], into output: inout RenderedBytes
+        _ memory: any MustacheItemMemory, _ name: MustacheName, _ items: [MustacheValue], _ children: [MustacheNode],
+        stack: inout [MustacheValue], overrides: [MustacheBlock], into output: inout RenderedBytes
     ) throws(MustacheError) {
-        let last = lastSections?.first { $0.name == name && $0.children == children && $0.overrides == overrides }
+        let section = MustacheListSection(name: name, children: children, overrides: overrides)
+        let kept = memory.keptItems(of: section, items: items)
         var fragments: [[UInt8]?] = []
         fragments.reserveCapacity(items.count)
         let itemFrame = stack.count
         for index in items.indices {
-            if let last, index < last.items.count, let bytes = last.fragments[index],
-                SectionMemo.isSame(last.items[index], items[index])
-            {
+            if let kept, index < kept.count, let bytes = kept[index] {
                 output.append(bytes)
                 fragments.append(bytes)
-                reusedItems += 1
                 continue
             }
             let start = output.count
@@ -406,8 +362,7 @@ private struct MustacheRenderer {
             fragments.append(outermostFrameRead >= itemFrame ? output.bytes(from: start) : nil)
             outermostFrameRead = min(outerRead, outermostFrameRead)
         }
-        newSections.append(
-            SectionMemo.Section(name: name, children: children, overrides: overrides, items: items, fragments: fragments))
+        memory.keep(fragments, of: section, items: items)
     }
 
     mutating func include(

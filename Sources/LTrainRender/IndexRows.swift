@@ -46,6 +46,8 @@ final class IndexRows: Sendable {
         var stops: [MustacheValue] = []
         var listItemsHash = ContentHash(value: 0)
         var stopsHash = ContentHash(value: 0)
+        var listItemHashes: [ContentHash] = []
+        var stopHashes: [ContentHash] = []
         var longestTitle = 0
     }
 
@@ -67,10 +69,74 @@ final class IndexRows: Sendable {
             var result = Rows()
             result.listItems = rows.map(\.listItem)
             result.stops = rows.map(\.stop)
-            result.listItemsHash = PageInputs.listHash(rows.map(\.listItemHash))
-            result.stopsHash = PageInputs.listHash(rows.map(\.stopHash))
+            result.listItemHashes = rows.map(\.listItemHash)
+            result.stopHashes = rows.map(\.stopHash)
+            result.listItemsHash = PageInputs.listHash(result.listItemHashes)
+            result.stopsHash = PageInputs.listHash(result.stopHashes)
             result.longestTitle = rows.lazy.map(\.titleLength).max() ?? 0
             return result
+        }
+    }
+}
+
+/// The bytes of the index page's list items (its rows and map stops) from its last render in
+/// `ltrain serve`, each with the hash of the values it was rendered from (`IndexRows`), so that a
+/// title edit renders one row and one stop of 10,000 each: the one reuse of part of a page, kept
+/// here in the pipeline, by what each item is made from. The Mustache engine asks it for an item's
+/// bytes (`MustacheItemMemory`) and says which items read nothing outside themselves; bytes stand
+/// for an item while its hash and the templates the index can include (`templateKey`) are the same.
+package final class IndexItemBytes: MustacheItemMemory {
+    private struct Entry {
+        var section: MustacheListSection
+        var hashes: [ContentHash]
+        var bytes: [[UInt8]?]
+    }
+
+    private struct State {
+        var templateKey: ContentHash?
+        /// The lists of the render under way, with their items' hashes.
+        var lists: [PageInputs.KnownList] = []
+        var entries: [Entry] = []
+        var reused = 0
+    }
+
+    private let state = Mutex(State())
+
+    package init() {}
+
+    /// How many items the last render of the index copied instead of rendering.
+    package var reusedItems: Int { state.withLock { $0.reused } }
+
+    /// Before a render of the index: its lists with their items' hashes, and the key of the
+    /// templates it can include (another key drops every kept byte).
+    func prepare(templateKey: ContentHash?, lists: [PageInputs.KnownList]) {
+        state.withLock { state in
+            if state.templateKey != templateKey || templateKey == nil { state.entries = [] }
+            state.templateKey = templateKey
+            state.lists = lists
+            state.reused = 0
+        }
+    }
+
+    package func keptItems(of section: MustacheListSection, items: [MustacheValue]) -> [[UInt8]?]? {
+        state.withLock { state in
+            guard let list = state.lists.first(where: { $0.isSame(as: items) }), list.itemHashes.count == items.count,
+                let entry = state.entries.first(where: { $0.section == section })
+            else { return nil }
+            var kept = [[UInt8]?](repeating: nil, count: items.count)
+            for index in items.indices where index < entry.hashes.count && entry.hashes[index] == list.itemHashes[index] {
+                kept[index] = entry.bytes[index]
+                if kept[index] != nil { state.reused += 1 }
+            }
+            return kept
+        }
+    }
+
+    package func keep(_ bytes: [[UInt8]?], of section: MustacheListSection, items: [MustacheValue]) {
+        state.withLock { state in
+            guard let list = state.lists.first(where: { $0.isSame(as: items) }) else { return }
+            state.entries.removeAll { $0.section == section }
+            state.entries.append(Entry(section: section, hashes: list.itemHashes, bytes: bytes))
         }
     }
 }

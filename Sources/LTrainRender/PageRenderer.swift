@@ -102,12 +102,12 @@ public struct PageRenderer: Sendable {
     package var findsNotices = true
 
     /// The index page's values of each station (`IndexRows`) and the bytes of its lists' items
-    /// (`SectionMemo`), shared by the versions of a site whose pages stay at the same paths
+    /// (`IndexItemBytes`), shared by the versions of a site whose pages stay at the same paths
     /// (stations edited in place, `replacingStations`, or see `remembering(after:)`): the same
     /// slugs in the same order, so each station's values keep their links and positions.
     package final class RenderMemory: Sendable {
         let indexRows = IndexRows()
-        package let indexSections = SectionMemo()
+        package let indexItems = IndexItemBytes()
     }
 
     public init(
@@ -372,8 +372,12 @@ public struct PageRenderer: Sendable {
         let templateName = inputs.template
         let templatePath = templatePaths[templateName] ?? "\(templateName).mustache"
         do {
-            let memo = inputs.page == .index ? memory?.indexSections : nil
-            let bytes = try library.renderBytes(templateName, .object(context), memo: memo)
+            var itemMemory: IndexItemBytes?
+            if inputs.page == .index, let memory {
+                memory.indexItems.prepare(templateKey: templateKeys[templateName], lists: inputs.knownLists)
+                itemMemory = memory.indexItems
+            }
+            let bytes = try library.renderBytes(templateName, .object(context), itemMemory: itemMemory)
             return RenderedPage(
                 page: inputs.page, outputPath: inputs.outputPath, bytes: bytes, templatePath: templatePath,
                 templateSources: includedSources[templateName] ?? [], sourceLinks: sourceLinks, notices: notices)
@@ -540,8 +544,8 @@ public struct PageRenderer: Sendable {
                 page: page, outputPath: outputPath, template: "index", values: values,
                 markdown: [.body(field: "body", site.index.body)])
             inputs.knownLists = [
-                PageInputs.KnownList(items: rows.listItems, hash: rows.listItemsHash),
-                PageInputs.KnownList(items: rows.stops, hash: rows.stopsHash),
+                PageInputs.KnownList(items: rows.listItems, hash: rows.listItemsHash, itemHashes: rows.listItemHashes),
+                PageInputs.KnownList(items: rows.stops, hash: rows.stopsHash, itemHashes: rows.stopHashes),
             ]
             return inputs
 
@@ -646,6 +650,8 @@ package struct PageInputs {
     struct KnownList {
         let items: [MustacheValue]
         let hash: ContentHash
+        /// Each item's hash, by position.
+        let itemHashes: [ContentHash]
 
         func isSame(as other: [MustacheValue]) -> Bool { items.sharesStorage(with: other) }
     }

@@ -202,9 +202,9 @@ public final class PreviewSession: Sendable {
     }
 
     /// How many list items the last render of the index page copied instead of rendering (see
-    /// `SectionMemo`).
+    /// `IndexItemBytes`).
     var indexItemsCopied: Int? {
-        state.withLock { $0.prepared?.renderer.memory?.indexSections.reusedItems }
+        state.withLock { $0.prepared?.renderer.memory?.indexItems.reusedItems }
     }
 
     /// Every file served now, with its bytes as built (before the live-reload script is added).

@@ -84,7 +84,7 @@ import Testing
         let first = try remembering.render(.index).bytes
         #expect(first == (try plain.render(.index).bytes))
         #expect(remembering.inputKey(for: .index) == plain.inputKey(for: .index))
-        #expect(remembering.memory?.indexSections.reusedItems == 0)
+        #expect(remembering.memory?.indexItems.reusedItems == 0)
 
         var edited = plain.site
         edited.line.stations[2].title = "Renamed Stop"
@@ -96,7 +96,7 @@ import Testing
         #expect(second == (try fresh.render(.index).bytes))
         #expect(String(decoding: second, as: UTF8.self).contains("Renamed Stop"))
         // Every row of the list and every stop of the map but the renamed station's was copied.
-        #expect(next.memory?.indexSections.reusedItems == 2 * (count - 1))
+        #expect(next.memory?.indexItems.reusedItems == 2 * (count - 1))
     }
 
     @Test func aTemplateIsInTheKeysOfThePagesThatCanIncludeItAndNoOthers() throws {

@@ -120,7 +120,7 @@ import Testing
         #expect(swap.changedFiles == 0 && swap.renderedPages == 0, "a swap file changes nothing")
     }
 
-    /// The index page is kept in parts (`IndexRows`, `SectionMemo`) across a title edit, and
+    /// The index page is kept in parts (`IndexRows`, `IndexItemBytes`) across a title edit, and
     /// across a template edit that does not render it, so the title edit after that one still
     /// renders one row and one stop; a template the index uses makes it render whole again.
     @Test func aTitleEditRendersOneRowOfTheIndexEvenAfterATemplateEdit() throws {
