@@ -18,21 +18,40 @@ public enum SiteBuilder {
         public var includeDrafts = false
         /// Overrides `base_url` in index.md.
         public var baseURL: String?
-        /// The content paths whose Markdown is looked at for what CommonMark reads otherwise than
-        /// its author expects (`MarkdownNotice`); nil: every file. The preview looks again only at
-        /// the files of each change.
-        public var noticesOnlyFor: Set<String>?
         /// Whether the model looks for notices at all. A build that renders the pages leaves them
         /// to the render, which parses every text anyway (see `noticeWarnings(of:found:)`); the
         /// model still looks when it finds errors, so that a failed build lists them too.
         public var findsNotices = true
-        /// The stations of the last version of the site, by content path, that a rebuild may keep
-        /// as they are: the preview passes those whose files did not change since.
-        public var unchangedStations: (@Sendable (String) -> Station?)?
 
         public init(includeDrafts: Bool = false, baseURL: String? = nil) {
             self.includeDrafts = includeDrafts
             self.baseURL = baseURL
+        }
+    }
+
+    /// A version of the site modelled before, and the content files changed since (paths inside
+    /// the content folder): a model made again after a change keeps the stations whose files did
+    /// not change as they were, and looks for notices only in the files that did (the others'
+    /// were reported when they were read). What changed is a fact about the content, not a hint
+    /// from whoever asks: the model decides what it can keep.
+    public struct LastVersion: Sendable {
+        public var site: Site
+        public var changedFiles: Set<String>
+
+        public init(site: Site, changedFiles: Set<String>) {
+            self.site = site
+            self.changedFiles = changedFiles
+        }
+
+        /// The last version's stations whose files did not change, by content path.
+        func unchangedStations() -> [String: Station] {
+            var unchanged: [String: Station] = [:]
+            let stations = site.line.stations
+            unchanged.reserveCapacity(stations.count)
+            for index in stations.indices where !changedFiles.contains(stations[index].info.body.contentPath) {
+                unchanged[stations[index].info.body.contentPath] = stations[index]
+            }
+            return unchanged
         }
     }
 
@@ -52,8 +71,9 @@ public enum SiteBuilder {
     /// What a base URL may hold, for the error that refuses one.
     static let baseURLRule = "an absolute http(s) URL with no query, fragment, spaces or quotes"
 
+    /// `last`: the version modelled before and what changed since, when there is one (`LastVersion`).
     public static func build(
-        _ content: LoadedContent, settings: Settings = Settings(), log: inout DiagnosticLog
+        _ content: LoadedContent, settings: Settings = Settings(), after last: LastVersion? = nil, log: inout DiagnosticLog
     ) -> Site? {
         var baseURL: String?
         var title = ""
@@ -106,7 +126,7 @@ public enum SiteBuilder {
             }
         }
         let stations = buildStations(
-            content.stations, includeDrafts: settings.includeDrafts, unchanged: settings.unchangedStations, log: &log)
+            content.stations, includeDrafts: settings.includeDrafts, unchanged: last?.unchangedStations() ?? [:], log: &log)
         let checklists = buildChecklists(
             content.checklists, options: options, includeDrafts: settings.includeDrafts, log: &log)
         if content.stations.isEmpty && content.index != nil {
@@ -116,7 +136,7 @@ public enum SiteBuilder {
                     hint: "add files such as stations/01-first-stop.md"))
         }
         if settings.findsNotices || log.hasErrors {
-            let looked = settings.noticesOnlyFor
+            let looked = last?.changedFiles
             reportNotices(
                 in: ([indexBody] + stations.map(\.info.body)).filter { looked?.contains($0.contentPath) ?? true },
                 checklists: checklists.map(\.body).filter { looked?.contains($0.contentPath) ?? true }, options: options,
@@ -411,7 +431,7 @@ public enum SiteBuilder {
     }
 
     private static func buildStations(
-        _ files: [ContentFile], includeDrafts: Bool, unchanged: (@Sendable (String) -> Station?)?,
+        _ files: [ContentFile], includeDrafts: Bool, unchanged: [String: Station],
         log: inout DiagnosticLog
     ) -> [Station] {
         var stations: [Station] = []
@@ -419,7 +439,7 @@ public enum SiteBuilder {
         // Each file on its own, on every core; then, in file order, what concerns them all.
         let readings = concurrentMap(files.count) { index in
             // A station of the last version whose file did not change is that station again.
-            if let station = unchanged?(files[index].relativePath) {
+            if let station = unchanged[files[index].relativePath] {
                 let reading: (station: Station?, isDraft: Bool, slugLocation: SourceLocation?)? = (station, false, nil)
                 return (reading: reading, diagnostics: [Diagnostic]())
             }

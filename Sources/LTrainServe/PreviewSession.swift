@@ -119,7 +119,10 @@ public final class PreviewSession: Sendable {
             } else {
                 prepared = try PreparedSite.assemble(
                     content: snapshot.content, templates: snapshot.templates, library: snapshot.library,
-                    settings: Self.remodelling(settings, last: last, changes: changes), log: &log, clock: &clock
+                    settings: settings,
+                    after: last.flatMap { last in
+                        changes.map { SiteBuilder.LastVersion(site: last.site, changedFiles: $0.contentPaths) }
+                    }, log: &log, clock: &clock
                 ).remembering(after: last)
             }
             if let last {
@@ -164,26 +167,6 @@ public final class PreviewSession: Sendable {
         return Outcome(
             changedFiles: changedFiles, renderedPages: rendered, milliseconds: milliseconds, problems: [], warnings: warnings,
             plan: plan)
-    }
-
-    /// The settings for modelling the whole site again after a change: only the changed files
-    /// are looked at for notices, and the stations whose files did not change are the last
-    /// version's (see `SiteBuilder.Settings`). The first build looks at everything.
-    private static func remodelling(
-        _ settings: SiteBuilder.Settings, last: PreparedSite?, changes: SourceChanges?
-    ) -> SiteBuilder.Settings {
-        guard let last, let changes else { return settings }
-        var settings = settings
-        let changed = changes.contentPaths
-        settings.noticesOnlyFor = changed
-        var unchanged: [String: Station] = [:]
-        let stations = last.site.line.stations
-        unchanged.reserveCapacity(stations.count)
-        for index in stations.indices where !changed.contains(stations[index].info.body.contentPath) {
-            unchanged[stations[index].info.body.contentPath] = stations[index]
-        }
-        settings.unchangedStations = { [unchanged] in unchanged[$0] }
-        return settings
     }
 
     /// The last site with the edited stations modelled again, when the change is only that (see

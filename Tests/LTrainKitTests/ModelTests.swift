@@ -33,6 +33,27 @@ func loadedContent(stations: [ContentFile], checklists: [ContentFile] = []) thro
 }
 
 @Suite struct ModelTests {
+    /// A model made again after a change (`LastVersion`) keeps the stations whose files did not
+    /// change as the last version had them, and looks for notices only in the changed files.
+    @Test func aModelMadeAgainKeepsTheUnchangedStationsAndLooksOnlyAtTheChangedFiles() throws {
+        let bare = "\nSee https://example.org/ for more.\n"
+        let content = try loadedContent(stations: [
+            try station("01-one.md", title: "One", extra: "summary: \(bare.count)\n"),
+            try contentFile("stations/02-two.md", "---\ntitle: Two\n---\(bare)"),
+            try contentFile("stations/03-three.md", "---\ntitle: Three\n---\(bare)"),
+        ])
+        var log = DiagnosticLog()
+        var last = try #require(SiteBuilder.build(content, log: &log))
+        #expect(log.diagnostics.filter { $0.message.contains("bare URL") }.count == 2)
+        // The last version's station 3 says "Old three": kept, since its file did not change.
+        last.line.stations[2].title = "Old three"
+        var again = DiagnosticLog()
+        let site = try #require(
+            SiteBuilder.build(content, after: SiteBuilder.LastVersion(site: last, changedFiles: ["stations/02-two.md"]), log: &again))
+        #expect(site.line.stations.map(\.title) == ["One", "Two", "Old three"])
+        #expect(again.diagnostics.map { $0.path ?? "" } == ["content/stations/02-two.md"], "\(again.diagnostics)")
+    }
+
     /// What other pages read of a station is all of it but its info text: the preview's plan and
     /// the index's kept rows ask `showsTheSame(as:)`, which sees every other field.
     @Test func aStationShowsTheSameUnlessAFieldOtherThanItsInfoChanged() throws {

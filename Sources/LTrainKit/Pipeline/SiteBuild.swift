@@ -136,9 +136,10 @@ public struct PreparedSite: Sendable {
     /// Model → Route over content and templates already loaded (the preview server keeps them).
     package static func assemble(
         content loadedContent: LoadedContent?, templates loadedTemplates: LoadedTemplates?, library: MustacheLibrary?,
-        settings: SiteBuilder.Settings, log: inout DiagnosticLog, clock: inout PhaseClock
+        settings: SiteBuilder.Settings, after last: SiteBuilder.LastVersion? = nil, log: inout DiagnosticLog,
+        clock: inout PhaseClock
     ) throws(BuildFailure) -> PreparedSite {
-        let site = loadedContent.flatMap { SiteBuilder.build($0, settings: settings, log: &log) }
+        let site = loadedContent.flatMap { SiteBuilder.build($0, settings: settings, after: last, log: &log) }
         clock.lap("model and templates")
         try log.throwIfErrors()
         guard let site else { throw BuildFailure(log.diagnostics) }
