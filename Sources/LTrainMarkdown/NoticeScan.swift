@@ -41,6 +41,8 @@ struct NoticeScan {
 
     // MARK: The tree
 
+    /// The lines of each code block, in order (a `[^1]:` line inside one is code, not a definition).
+    private var codeBlockLines: [ClosedRange<Int>] = []
     /// Links and images the walk is inside (bare URLs and footnotes there are a link's text).
     private var linkDepth = 0
     /// The innermost block around the current node: where a notice with no place of its own
@@ -67,7 +69,8 @@ struct NoticeScan {
             linkDepth += entering ? 1 : -1
             // `[^1]` with a definition `[^1]: …` is a link whose text starts with '^'.
             if entering, let first = cmark_node_first_child(node),
-                cmark_node_get_type(first) == CMARK_NODE_TEXT, Self.literal(of: first).first == UInt8(ascii: "^")
+                cmark_node_get_type(first) == CMARK_NODE_TEXT,
+                cmark_node_get_literal(first)?.pointee == CChar(UInt8(ascii: "^"))
             {
                 note(.footnote, in: span(of: node) ?? span(of: block)) { $0.first(of: "[^") }
             }
@@ -89,6 +92,9 @@ struct NoticeScan {
             if Self.mayBeTaskItem(node), let item = span(of: node), let box = taskBox(ofItemAt: item) {
                 note(.taskListItem, in: item) { _ in box - item.start }
             }
+        case CMARK_NODE_CODE_BLOCK:
+            let first = Int(cmark_node_get_start_line(node))
+            codeBlockLines.append(first...max(first, Int(cmark_node_get_end_line(node))))
         case CMARK_NODE_HTML_BLOCK where !options.allowsUnsafeHTML:
             note(.omittedHTML, in: span(of: node)) { _ in nil }
         case CMARK_NODE_HTML_INLINE where !options.allowsUnsafeHTML:
@@ -221,32 +227,34 @@ struct NoticeScan {
     /// definitions, or as text): found by line, outside fenced code blocks; the earliest footnote
     /// stands for them all.
     private mutating func findFootnoteDefinitions() {
-        // Most texts have no `[^` at all, and need no line of theirs looked at.
-        guard Self.firstOffset(of: "[^", in: bytes) != nil else { return }
-        var fence: UInt8?
-        reach { _ in false }
-        for (index, lineStart) in lineStarts.enumerated() where lineStart < bytes.count {
-            let lineNumber = index + 1
-            let lineEnd = index + 1 < lineStarts.count ? lineStarts[index + 1] - 1 : bytes.count
-            work += lineEnd - lineStart + 1
-            var first = lineStart
-            while first < lineEnd, bytes[first] == UInt8(ascii: " ") { first += 1 }
-            let trimmed = UnsafeBufferPointer(rebasing: bytes[first..<lineEnd])
-            let fenceByte = trimmed.count >= 3 && trimmed[trimmed.startIndex] == trimmed[trimmed.startIndex + 1]
-                && trimmed[trimmed.startIndex] == trimmed[trimmed.startIndex + 2] ? trimmed.first : nil
-            if let open = fence {
-                if fenceByte == open { fence = nil }
-                continue
-            }
-            if fenceByte == UInt8(ascii: "`") || fenceByte == UInt8(ascii: "~") {
-                fence = fenceByte
-                continue
-            }
-            guard first - lineStart <= 3, trimmed.starts(with: "[^".utf8),
-                let close = trimmed.firstIndex(of: UInt8(ascii: "]")), close + 1 < trimmed.endIndex,
-                trimmed[close + 1] == UInt8(ascii: ":")
+        // Each `[^` of the text (most texts have none), found with memchr: a definition is one
+        // that starts its line (after at most three spaces), outside any code block, and closes
+        // with `]:` on that line. No byte is read twice: the look back is at most four bytes, and
+        // the look forward stops at the line's end, past which the next search starts.
+        var from = 0
+        var codeBlock = 0
+        while let open = Self.firstOffset(of: "[^", in: bytes, from: from) {
+            from = open + 2
+            var lineStart = open
+            while lineStart > 0, open - lineStart < 4, bytes[lineStart - 1] == UInt8(ascii: " ") { lineStart -= 1 }
+            work += open - lineStart + 1
+            guard open - lineStart <= 3,
+                lineStart == 0 || bytes[lineStart - 1] == UInt8(ascii: "\n") || bytes[lineStart - 1] == UInt8(ascii: "\r")
             else { continue }
-            let at = (line: lineNumber, column: first - lineStart + 1)
+            var close = open + 2
+            while close < bytes.count, bytes[close] != UInt8(ascii: "]"), bytes[close] != UInt8(ascii: "\n"),
+                bytes[close] != UInt8(ascii: "\r")
+            {
+                close += 1
+            }
+            work += close - open
+            from = max(from, close)
+            guard close + 1 < bytes.count, bytes[close] == UInt8(ascii: "]"), bytes[close + 1] == UInt8(ascii: ":") else { continue }
+            let line = lineAndColumn(of: lineStart).line
+            // Code blocks come in the order of their lines, as the definitions do.
+            while codeBlock < codeBlockLines.count, codeBlockLines[codeBlock].upperBound < line { codeBlock += 1 }
+            if codeBlock < codeBlockLines.count, codeBlockLines[codeBlock].contains(line) { continue }
+            let at = (line: line, column: open - lineStart + 1)
             let slot = Self.slot(of: .footnote)
             if let earlier = found[slot], (earlier.line, earlier.column) < at {
                 found[slot]?.more += 1
@@ -385,9 +393,9 @@ struct NoticeScan {
     }
 
     /// The offset (from the buffer's start) of the first two-byte `pair`.
-    static func firstOffset(of pair: StaticString, in text: UnsafeBufferPointer<UInt8>) -> Int? {
+    static func firstOffset(of pair: StaticString, in text: UnsafeBufferPointer<UInt8>, from start: Int = 0) -> Int? {
         let second = pair.utf8Start[1]
-        var from = 0
+        var from = start
         while let at = firstOffset(of: pair.utf8Start[0], in: text, from: from) {
             if at + 1 < text.count && text[at + 1] == second { return at }
             from = at + 1

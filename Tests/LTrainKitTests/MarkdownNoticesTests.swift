@@ -65,6 +65,12 @@ import Testing
         #expect(found("Old station.[^1]\n\n[^1]: note\n") == ["footnote 1:13 +1"])
         #expect(found("Undefined note[^x] here.\n") == ["footnote 1:15"])
         #expect(found("`[^1]` in code.\n\n    [^1]: in an indented block\n").isEmpty)
+        // In a fenced code block, also one inside a quote or a list: code, not a definition.
+        #expect(found("```\n[^1]: in a fence\n```\n").isEmpty)
+        #expect(found("> ```\n> [^1]: in a quoted fence\n> ```\n").isEmpty)
+        #expect(found("- item\n\n  ~~~\n  [^1]: in a listed fence\n  ~~~\n").isEmpty)
+        #expect(found("```\ncode\n```\n\n[^1]: after the fence\n") == ["footnote 5:1 +1"], "the definition, and its text as a paragraph")
+        #expect(found("    [^1]: four spaces in: code\n\n   [^2]: three: a definition\n") == ["footnote 3:4 +1"])
     }
 
     @Test func strikethroughTaskItemsAndBareURLs() {
