@@ -105,8 +105,13 @@ public struct FrontMatterDocument: Sendable {
                 guard first == UInt8(ascii: "-") || (allowingDots && first == UInt8(ascii: ".")) else { return false }
                 return bytes[start + 1] == first && bytes[start + 2] == first
             }
-            func text(_ range: Range<Int>) -> String {
-                String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+            // A slice of the text, which is valid UTF-8 already and split only after a '\n':
+            // copied as it is, not decoded and validated again (that was 1.5% of a build).
+            func slice(_ range: Range<Int>) -> String {
+                let utf8 = text.utf8
+                let start = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
+                let end = utf8.index(start, offsetBy: range.count)
+                return String(Substring(utf8[start..<end]))
             }
             let openingEnd = lineEnd(from: 0)
             guard isFence(0, openingEnd, allowingDots: false), openingEnd < count else { return .none }
@@ -117,7 +122,7 @@ public struct FrontMatterDocument: Sendable {
                 let end = lineEnd(from: start)
                 if isFence(start, end, allowingDots: true) {
                     let bodyStart = min(end + 1, count)
-                    return .fenced(yaml: text(yamlStart..<start), body: text(bodyStart..<count), bodyLine: lineNumber)
+                    return .fenced(yaml: slice(yamlStart..<start), body: slice(bodyStart..<count), bodyLine: lineNumber)
                 }
                 guard end < count else { return .unclosed }
                 lineNumber += 1
