@@ -111,7 +111,7 @@ public final class PreviewSession: Sendable {
             if let last, let changes, !templatesChanged, !log.hasErrors, let site = Self.editedInPlace(
                 last.site, changes: changes, content: snapshot.content, settings: settings, log: &log)
             {
-                prepared = last.replacingStations(with: site, warningLog: log)
+                prepared = last.replacingStations(with: site, warningLog: log).remembering(after: last)
             } else if let last, let changes, !changes.touchesContent {
                 prepared = try PreparedSite.assemble(
                     site: last.site, templates: snapshot.templates, library: snapshot.library, log: &log, clock: &clock

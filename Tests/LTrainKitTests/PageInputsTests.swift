@@ -88,7 +88,7 @@ import Testing
 
         var edited = plain.site
         edited.line.stations[2].title = "Renamed Stop"
-        let next = remembering.replacingStations(with: edited)
+        let next = remembering.replacingStations(with: edited).remembering(after: remembering)
         let fresh = plain.replacingStations(with: edited)
         #expect(next.inputKey(for: .index) == fresh.inputKey(for: .index))
         #expect(next.inputKey(for: .index) != remembering.inputKey(for: .index))
