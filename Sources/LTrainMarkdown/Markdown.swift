@@ -153,10 +153,11 @@ public enum Markdown {
         }
     }
 
-    /// Every `X` of a `[^X]:` in the text (the labels footnote definitions give), in one pass:
-    /// the last `[` before each `]:` opens it, with no `]` between. Returns the labels and the
-    /// bytes read. memchr finds each `]` (a text of 3 KB holds a few dozen), and the look back for
-    /// its `[` stops at the `]` before, so no byte is read twice.
+    /// Every `X` of a `[^X]:` in the text (the labels footnote definitions give): the label runs
+    /// from a `^` just after a `[` to the next `]`, with no bracket between, and a `:` after it.
+    /// memchr finds each `^`, which prose rarely holds (a `]` search met every link); each look
+    /// forward stops at the next bracket, so no byte is read twice. Returns the labels and the
+    /// bytes read.
     static func footnoteLabels(in text: String) -> (labels: Set<String>, work: Int) {
         var text = text
         return text.withUTF8 { bytes in
@@ -164,18 +165,18 @@ public enum Markdown {
             guard let base = bytes.baseAddress else { return (labels, 0) }
             var work = 0
             var from = 0
-            while from < bytes.count, let found = memchr(base + from, Int32(UInt8(ascii: "]")), bytes.count - from) {
-                let close = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
-                work += close + 1 - from
-                if close + 1 < bytes.count, bytes[close + 1] == UInt8(ascii: ":") {
-                    var open = close - 1
-                    while open >= from, bytes[open] != UInt8(ascii: "[") { open -= 1 }
-                    work += close - open
-                    if open >= from, open + 2 <= close, bytes[open + 1] == UInt8(ascii: "^") {
-                        labels.insert(String(decoding: UnsafeBufferPointer(rebasing: bytes[(open + 1)..<close]), as: UTF8.self))
-                    }
+            while from < bytes.count, let found = memchr(base + from, Int32(UInt8(ascii: "^")), bytes.count - from) {
+                let caret = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
+                work += caret + 1 - from
+                from = caret + 1
+                guard caret > 0, bytes[caret - 1] == UInt8(ascii: "[") else { continue }
+                var close = caret + 1
+                while close < bytes.count, bytes[close] != UInt8(ascii: "]"), bytes[close] != UInt8(ascii: "[") { close += 1 }
+                work += close - caret
+                from = max(from, close)
+                if close + 1 < bytes.count, bytes[close] == UInt8(ascii: "]"), bytes[close + 1] == UInt8(ascii: ":") {
+                    labels.insert(String(decoding: UnsafeBufferPointer(rebasing: bytes[caret..<close]), as: UTF8.self))
                 }
-                from = close + 1
             }
             return (labels, work)
         }
