@@ -38,35 +38,27 @@ package enum TemplateNames {
             }
         }
 
-        /// The shape of an actual value (for tests that hold the schema to the contexts).
-        init(of value: MustacheValue) {
+        /// The shape of an actual value (for tests that hold the schema to the contexts). `null`:
+        /// the shape of an absent value.
+        init(of value: MustacheValue, null: Shape = .any) {
             switch value {
             case .object(let object):
                 var fields: [String: Shape] = [:]
-                object.forEachField { name, field in fields[name] = Shape(of: field) }
+                object.forEachField { name, field in fields[name] = Shape(of: field, null: null) }
                 self = .object(fields)
             case .array(let items):
-                self = .list(items.reduce(Shape.any) { $0.merged(with: Shape(of: $1)) })
+                self = .list(items.reduce(Shape.any) { $0.merged(with: Shape(of: $1, null: null)) })
             case .null:
-                self = .any
+                self = null
             default:
                 self = .scalar
             }
         }
 
-        /// The shape a value declares for a schema: like `init(of:)`, but an absent value (the
-        /// 404 page's canonical URL) is a name the page has, holding nothing to name under it.
+        /// The shape a value declares for a schema: an absent value (the 404 page's canonical
+        /// URL) is a name the page has, holding nothing to name under it.
         init(declaring value: MustacheValue) {
-            switch value {
-            case .object(let object):
-                var fields: [String: Shape] = [:]
-                object.forEachField { name, field in fields[name] = Shape(declaring: field) }
-                self = .object(fields)
-            case .array(let items):
-                self = .list(items.reduce(Shape.any) { $0.merged(with: Shape(declaring: $1)) })
-            default:
-                self = .scalar
-            }
+            self.init(of: value, null: .scalar)
         }
 
         func merged(with other: Shape) -> Shape {
