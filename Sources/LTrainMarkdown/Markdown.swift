@@ -318,15 +318,14 @@ public enum Markdown {
                     headingText = ""
                 case CMARK_NODE_TEXT, CMARK_NODE_CODE, CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK:
                     if headingText != nil { headingText? += Markdown.plainText(ofInline: node, type: type) }
-                case CMARK_NODE_LINK where !footnoteLabels.isEmpty:
-                    footnoteWork += 1
-                    if let label = Self.footnoteLabel(ofLink: node), footnoteLabels.contains(label) {
-                        footnoteReferences.append((node, label))
-                    } else {
-                        let line = Int(cmark_node_get_start_line(node))
-                        links.append(Self.link(node, type: type, line: line > 0 ? line : blockLine, options: options, rewriteLink: rewriteLink))
-                    }
                 case CMARK_NODE_LINK, CMARK_NODE_IMAGE:
+                    if type == CMARK_NODE_LINK, !footnoteLabels.isEmpty {
+                        footnoteWork += 1
+                        if let label = Self.footnoteLabel(ofLink: node), footnoteLabels.contains(label) {
+                            footnoteReferences.append((node, label))
+                            continue
+                        }
+                    }
                     let line = Int(cmark_node_get_start_line(node))
                     links.append(Self.link(node, type: type, line: line > 0 ? line : blockLine, options: options, rewriteLink: rewriteLink))
                 default:

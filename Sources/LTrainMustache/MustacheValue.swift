@@ -87,12 +87,6 @@ public struct MustacheObject: Sendable, Equatable, ExpressibleByDictionaryLitera
 
     public var count: Int { fields.count }
 
-    /// Whether both are the very same object: the same storage, so the same fields (an object
-    /// is never changed in place while another value shares its storage).
-    package func isSameStorage(as other: MustacheObject) -> Bool {
-        fields.sharesStorage(with: other.fields)
-    }
-
     /// Calls `body` with each field's name and value, in the order they were set.
     public func forEachField(_ body: (String, MustacheValue) -> Void) {
         for field in fields { body(field.name, field.value) }

@@ -269,9 +269,8 @@ public final class PreviewSession: Sendable {
             return .refused(status: 400, text: "Bad path.\n")
         }
         // Empty segments (`//`) name nothing: `/a//b.html` is `a/b.html`. Split at each '/'
-        // scalar, not by Character: a combining mark after a '/' joins it into one Character,
-        // which would hide the '..' before it (`/../\u{301}x`).
-        let segments = path.unicodeScalars.split(separator: "/").map(Substring.init)
+        // scalar (`SitePath.components`), so a combining mark cannot hide a '..' (`/../\u{301}x`).
+        let segments = SitePath.components(of: path)
         if segments.contains(where: { $0 == ".." || $0 == "." }) {
             return .refused(status: 403, text: "Paths may not climb out of the site.\n")
         }

@@ -4,8 +4,9 @@
 /// - **Which names a site may hold.** A path relative to the site's root, components joined by
 ///   `/`, each one neither empty nor `.` nor `..`, valid UTF-8 with no control character
 ///   (U+0000–U+001F, U+007F), and not beginning or ending with a character that would join the
-///   `/` beside it into one Character (a combining mark). The loader refuses any other name of a static or asset file, at
-///   the file (`problem(inName:)`), as it refuses a path the system cannot open (`PATH_MAX`).
+///   `/` beside it into one Character (a combining mark). The loader refuses any other name of a
+///   static or asset file, at the file (`problem(inName:)`), as it refuses a path the system
+///   cannot open (`PATH_MAX`).
 ///   Page paths come from slugs, which hold only ASCII letters, digits, `-` and `_`.
 /// - **Its URL.** Every byte but the unreserved ones (letters, digits, `-._~`) and the `/`
 ///   between components is percent-encoded once, with uppercase hex (`url(of:)`; links between
@@ -82,7 +83,7 @@ package enum SiteFileName {
         }
         guard componentLength > 0 && !(componentLength == dots && dots <= 2) else { return false }
         if ascii { return true }
-        return !String(decoding: path, as: UTF8.self).unicodeScalars.split(separator: "/").contains { joinsItsSlashes(String(Substring($0))) }
+        return !SitePath.components(of: String(decoding: path, as: UTF8.self)).contains { joinsItsSlashes(String($0)) }
     }
 
     /// The URL of the file at `path`, relative to the site's root.

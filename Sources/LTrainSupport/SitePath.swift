@@ -23,6 +23,13 @@ public enum SitePath {
         }
     }
 
+    /// The non-empty components of a path, split at each '/' scalar. Not `split(separator: "/")`
+    /// on the String, which splits at Characters: a combining mark after a '/' makes one
+    /// Character of them, and that '/' would not separate anything.
+    package static func components(of path: String) -> [Substring] {
+        path.unicodeScalars.split(separator: "/").map(Substring.init)
+    }
+
     /// The folder part of a path, with its '/' (`stations/` of `stations/a.html`), or "" at the root.
     /// Links from any two files in one folder are the same.
     public static func folder(of path: String) -> String {
@@ -48,9 +55,8 @@ public enum SitePath {
             folderText.withUTF8 { folderBytes in resolveSimple(relativeBytes, inFolder: folderBytes) }
         }
         if let simple { return simple }
-        // Split at '/' scalars, not Characters, which a combining mark after a '/' would join.
-        var parts = baseFolder.unicodeScalars.split(separator: "/").map { String(Substring($0)) }
-        for component in relative.unicodeScalars.split(separator: "/").map(Substring.init) {
+        var parts = components(of: baseFolder).map(String.init)
+        for component in components(of: relative) {
             switch component {
             case ".": continue
             case "..":
