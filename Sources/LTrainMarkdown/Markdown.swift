@@ -46,6 +46,19 @@ public struct RenderedMarkdown: Sendable, Equatable {
     public var links: [MarkdownLink]
     /// Found in the same parse (see `Markdown.notices(in:options:)`).
     public var notices: [MarkdownNotice] = []
+    /// The text without markup, cut at each heading (only when asked for: `collectsSections`).
+    public var sections: [MarkdownSection] = []
+}
+
+/// A part of a document's text without markup: what comes before its first heading, or one
+/// heading and what follows it up to the next, for search.
+public struct MarkdownSection: Sendable, Equatable {
+    /// The heading's plain text; empty for the part before the first heading.
+    public var heading: String
+    /// The heading's id, as the rendered HTML has it (nil for the part before the first heading).
+    public var id: String?
+    /// The words of the part (code included, raw HTML not), with runs of white space made one space.
+    public var text: String
 }
 
 /// A document's first list split off: the rest of the document, and each item of the list.
@@ -74,20 +87,38 @@ public enum Markdown {
     /// `findsNotices: false` leaves `notices` empty (for a caller that looks for them itself).
     /// `reservedIDs`: ids the page holds besides the Markdown's (its template's, its checklist
     /// rows'), which no heading is given: a heading that would take one gets the next free one.
+    /// `collectsSections`: also cut the text without markup at its headings (`sections`), in the
+    /// same walk of the tree.
     public static func render(
         _ text: String, options: MarkdownOptions = MarkdownOptions(), findsNotices: Bool = true,
-        reservedIDs: Set<String> = [], rewriteLink: LinkRewriter? = nil
+        reservedIDs: Set<String> = [], collectsSections: Bool = false, rewriteLink: LinkRewriter? = nil
     ) -> RenderedMarkdown {
         withScannedText(text, options: options, findsNotices: findsNotices) { scan in
             withDocument(text, options: options) { document in
                 let walk = DocumentWalk(
                     document, options: options, rewriteLink: rewriteLink, collectsHeadings: true,
-                    footnoteLabels: footnoteLabels(in: text).labels, noticeScan: &scan)
+                    collectsText: collectsSections, footnoteLabels: footnoteLabels(in: text).labels, noticeScan: &scan)
+                let headings = walk.headingIDs(reserving: reservedIDs)
                 return RenderedMarkdown(
-                    html: html(of: document, options: options, headings: walk.headingIDs(reserving: reservedIDs)),
+                    html: html(of: document, options: options, headings: headings),
                     links: walk.links,
-                    notices: scan?.finished() ?? [])
+                    notices: scan?.finished() ?? [],
+                    sections: collectsSections ? walk.sections(ids: headings.map(\.id)) : [])
             }
+        }
+    }
+
+    /// The sections `render(_:collectsSections: true)` gives, without rendering: for a text whose
+    /// page was kept from the last build.
+    public static func sections(
+        of text: String, options: MarkdownOptions = MarkdownOptions(), reservedIDs: Set<String> = []
+    ) -> [MarkdownSection] {
+        withDocument(text, options: options) { document in
+            var noScan: NoticeScan?
+            let walk = DocumentWalk(
+                document, options: options, rewriteLink: nil, collectsHeadings: true, collectsText: true,
+                footnoteLabels: footnoteLabels(in: text).labels, noticeScan: &noScan)
+            return walk.sections(ids: walk.headingIDs(reserving: reservedIDs).map(\.id))
         }
     }
 
@@ -100,7 +131,7 @@ public enum Markdown {
         withScannedText(text, options: options, findsNotices: findsNotices) { scan in
             withDocument(text, options: options) { document -> MarkdownListDocument? in
                 let links = DocumentWalk(
-                    document, options: options, rewriteLink: rewriteLink, collectsHeadings: false,
+                    document, options: options, rewriteLink: rewriteLink, collectsHeadings: false, collectsText: false,
                     footnoteLabels: footnoteLabels(in: text).labels, noticeScan: &scan
                 ).links
                 let notices = scan?.finished() ?? []
@@ -119,7 +150,8 @@ public enum Markdown {
                 cmark_node_free(list)
                 var noScan: NoticeScan?
                 let headings = DocumentWalk(
-                    document, options: options, rewriteLink: nil, collectsHeadings: true, footnoteLabels: [], noticeScan: &noScan)
+                    document, options: options, rewriteLink: nil, collectsHeadings: true, collectsText: false, footnoteLabels: [],
+                    noticeScan: &noScan)
                     .headingIDs(reserving: reservedIDs)
                 return MarkdownListDocument(
                     introductionHTML: html(of: document, options: options, headings: headings), items: items, links: links,
@@ -147,7 +179,7 @@ public enum Markdown {
             let labels = footnoteLabels(in: text)
             var noScan: NoticeScan?
             let walk = DocumentWalk(
-                document, options: MarkdownOptions(), rewriteLink: nil, collectsHeadings: false,
+                document, options: MarkdownOptions(), rewriteLink: nil, collectsHeadings: false, collectsText: false,
                 footnoteLabels: labels.labels, noticeScan: &noScan)
             return labels.work + walk.footnoteWork
         }
@@ -278,6 +310,8 @@ public enum Markdown {
     struct DocumentWalk {
         var links: [MarkdownLink] = []
         var headings: [(node: OpaquePointer, text: String)] = []
+        /// With `collectsText`: the words before the first heading, then those after each heading.
+        private var sectionTexts: [String] = []
         /// Link nodes the footnote pass looked at, and references it put back as text.
         private(set) var footnoteWork = 0
 
@@ -289,8 +323,9 @@ public enum Markdown {
         /// noted it as a footnote on the way (see `MarkdownNotice.Kind.footnote`).
         init(
             _ document: OpaquePointer, options: MarkdownOptions, rewriteLink: LinkRewriter?, collectsHeadings: Bool,
-            footnoteLabels: Set<String>, noticeScan: inout NoticeScan?
+            collectsText: Bool, footnoteLabels: Set<String>, noticeScan: inout NoticeScan?
         ) {
+            if collectsText { sectionTexts = [""] }
             guard let iterator = cmark_iter_new(document) else { return }
             var footnoteReferences: [(link: OpaquePointer, label: String)] = []
             defer {
@@ -310,14 +345,24 @@ public enum Markdown {
                     if type == CMARK_NODE_HEADING, let text = headingText {
                         headings.append((node, text))
                         headingText = nil
+                    } else if collectsText && type.rawValue < CMARK_NODE_FIRST_INLINE.rawValue {
+                        // A block ends: its last word is not run together with the next block's first.
+                        sectionTexts[sectionTexts.count - 1] += " "
                     }
                     continue
                 }
                 switch type {
                 case CMARK_NODE_HEADING where collectsHeadings:
                     headingText = ""
+                    if collectsText { sectionTexts.append("") }
                 case CMARK_NODE_TEXT, CMARK_NODE_CODE, CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK:
-                    if headingText != nil { headingText? += Markdown.plainText(ofInline: node, type: type) }
+                    if headingText != nil {
+                        headingText? += Markdown.plainText(ofInline: node, type: type)
+                    } else if collectsText {
+                        sectionTexts[sectionTexts.count - 1] += Markdown.plainText(ofInline: node, type: type)
+                    }
+                case CMARK_NODE_CODE_BLOCK where collectsText:
+                    sectionTexts[sectionTexts.count - 1] += (cmark_node_get_literal(node).map { String(cString: $0) } ?? "") + " "
                 case CMARK_NODE_LINK, CMARK_NODE_IMAGE:
                     if type == CMARK_NODE_LINK, !footnoteLabels.isEmpty {
                         footnoteWork += 1
@@ -376,6 +421,21 @@ public enum Markdown {
             return MarkdownLink(
                 destination: destination, writtenDestination: written, line: line,
                 column: max(1, Int(cmark_node_get_start_column(node))), isImage: type == CMARK_NODE_IMAGE)
+        }
+
+        /// The collected text as sections, the headings' `ids` (`headingIDs`) in order.
+        func sections(ids: [String]) -> [MarkdownSection] {
+            var sections: [MarkdownSection] = []
+            for (index, text) in sectionTexts.enumerated() {
+                let words = Markdown.collapsingWhiteSpace(text)
+                if index == 0 {
+                    if !words.isEmpty { sections.append(MarkdownSection(heading: "", id: nil, text: words)) }
+                    continue
+                }
+                let heading = index - 1 < headings.count ? Markdown.collapsingWhiteSpace(headings[index - 1].text) : ""
+                sections.append(MarkdownSection(heading: heading, id: index - 1 < ids.count ? ids[index - 1] : nil, text: words))
+            }
+            return sections
         }
 
         /// Moves every heading one level down when there is a level-1 heading (the page's title is
@@ -442,6 +502,25 @@ public enum Markdown {
         default:
             return ""
         }
+    }
+
+    /// `text` with each run of ASCII white space made one space and none at either end.
+    static func collapsingWhiteSpace(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var pendingSpace = false
+        for byte in text.utf8 {
+            if byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D || byte == 0x0C {
+                pendingSpace = !bytes.isEmpty
+                continue
+            }
+            if pendingSpace {
+                bytes.append(0x20)
+                pendingSpace = false
+            }
+            bytes.append(byte)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Schemes that run code or smuggle content, in lowercase.

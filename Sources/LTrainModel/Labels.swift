@@ -28,10 +28,16 @@ public struct Labels: Sendable, Equatable {
         ("start_at", "or start at", "the 404 page's words before the first station"),
         ("update_available", "A new version of this guide is available.", "the notice after a redeploy (offline sites)"),
         ("reload", "Reload", "the notice's button that shows the new version"),
+        ("search", "Search", "the search field's name and the bar's search button"),
+        ("no_results", "No results", "what the search field says when nothing matches"),
+        ("one_result", "1 result", "the number of results, when there is one"),
+        ("result_count", "{count} results", "the number of results, when there are several"),
     ]
 
-    /// The placeholders `position` may hold.
-    static let positionPlaceholders: Set<String> = ["position", "count"]
+    /// The placeholders each label that fills some may hold; the others take none.
+    static let placeholdersByLabel: [String: [String]] = [
+        "position": ["position", "count"], "result_count": ["count"],
+    ]
 
     public private(set) var texts: [String: String]
 

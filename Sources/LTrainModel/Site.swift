@@ -118,6 +118,9 @@ public struct Site: Sendable, Equatable {
     /// Whether the built site works offline once visited (a web app manifest, icons and a
     /// service worker); `offline: false` in index.md turns it off.
     public var offline: Bool = true
+    /// Whether the pages offer a search field over the whole guide (`search-index.js`, read by
+    /// the theme's script); `search: false` in index.md turns it off.
+    public var search: Bool = true
 }
 
 /// Which way a site's text reads, and so which way its bar, its line and its motion go.

@@ -7,7 +7,7 @@ import LTrainLoad
 /// checklists) and checks everything an author can get wrong about them. A function of values only.
 public enum SiteBuilder {
     static let indexKeys: Set<String> = [
-        "title", "next_label", "labels", "language", "direction", "unsafe_html", "base_url", "offline",
+        "title", "next_label", "labels", "language", "direction", "unsafe_html", "base_url", "offline", "search",
     ]
     static let stationKeys: Set<String> = ["title", "summary", "slug", "draft"]
     static let checklistKeys: Set<String> = ["title", "slug", "draft", "choose"]
@@ -79,6 +79,7 @@ public enum SiteBuilder {
         var title = ""
         var labels = Labels()
         var offline = true
+        var search = true
         var language = "en"
         var direction = TextDirection.leftToRight
         var options = MarkdownOptions()
@@ -103,6 +104,7 @@ public enum SiteBuilder {
             }
             options.allowsUnsafeHTML = fields.bool("unsafe_html", log: &log) ?? false
             offline = fields.bool("offline", log: &log) ?? true
+            search = fields.bool("search", log: &log) ?? true
             if let written = fields.string("base_url", required: false, log: &log) {
                 baseURL = normalizedBaseURL(written)
                 if baseURL == nil {
@@ -145,7 +147,8 @@ public enum SiteBuilder {
         guard !log.hasErrors else { return nil }
         return Site(
             title: title, labels: labels, language: language, direction: direction, baseURL: baseURL, index: IndexPage(body: indexBody), line: Line(stations: stations),
-            checklists: checklists, assets: content.assets, rootFiles: content.staticFiles, markdownOptions: options, offline: offline)
+            checklists: checklists, assets: content.assets, rootFiles: content.staticFiles, markdownOptions: options, offline: offline,
+            search: search)
     }
 
     /// The site with the stations of `files` modelled again and put back in their places, when
@@ -274,19 +277,20 @@ public enum SiteBuilder {
             }
             for placeholder in Labels.placeholders(in: label.text) {
                 let problem: String
-                if label.key != "position" {
+                let allowed = Labels.placeholdersByLabel[label.key]
+                if allowed == nil {
                     problem = "label '\(label.key)' takes no placeholder; '\(placeholder.written)' is shown as written"
-                } else if !Labels.positionPlaceholders.contains(placeholder.name) {
-                    problem = "label 'position' has an unknown placeholder '\(placeholder.written)', shown as written"
+                } else if !(allowed ?? []).contains(placeholder.name) {
+                    problem = "label '\(label.key)' has an unknown placeholder '\(placeholder.written)', shown as written"
                 } else if placeholder.isDoubled {
-                    problem = "label 'position' writes '\(placeholder.written)' with two braces; a label's placeholder takes one, '{\(placeholder.name)}'"
+                    problem = "label '\(label.key)' writes '\(placeholder.written)' with two braces; a label's placeholder takes one, '{\(placeholder.name)}'"
                 } else {
                     continue
                 }
                 log.report(
                     .warning(
                         problem, path: path, at: label.keyLocation,
-                        hint: "only 'position' fills placeholders: {position} and {count}, e.g. \"Stop {position} of {count}\""))
+                        hint: "only 'position' ({position} and {count}, e.g. \"Stop {position} of {count}\") and 'result_count' ({count}) fill placeholders"))
             }
             overrides[label.key] = label.text
         }

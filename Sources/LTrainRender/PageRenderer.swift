@@ -100,6 +100,9 @@ public struct PageRenderer: Sendable {
     /// Whether rendering a page's Markdown also finds its notices (`RenderedPage.notices`): a
     /// build reports them from there; the preview looks at the changed files in the model.
     package var findsNotices = true
+    /// The info texts' sections for the search index (see `SearchIndex.Memory`); nil when the
+    /// site has no search.
+    package private(set) var searchMemory: SearchIndex.Memory?
 
     /// The index page's values of each station (`IndexRows`) and the bytes of its lists' items
     /// (`IndexItemBytes`), shared by the versions of a site whose pages stay at the same paths
@@ -154,6 +157,7 @@ public struct PageRenderer: Sendable {
         self.stationPositions = stationPositions
         self.checklistPositions = Dictionary(
             site.checklists.enumerated().map { ($1.slug, $0) }, uniquingKeysWith: { first, _ in first })
+        self.searchMemory = site.search ? SearchIndex.Memory() : nil
     }
 
     /// The same renderer with templates and per-folder values of its own, for one rendering
@@ -187,6 +191,62 @@ public struct PageRenderer: Sendable {
         var copy = self
         copy.memory = last?.memory ?? RenderMemory()
         return copy
+    }
+
+    /// The same renderer, taking the info texts' sections `last` cut for search: they depend on
+    /// each text alone, so they outlive any change of layout (for `ltrain serve`).
+    package func sharingSearchSections(with last: PageRenderer?) -> PageRenderer {
+        guard searchMemory != nil, let kept = last?.searchMemory else { return self }
+        var copy = self
+        copy.searchMemory = kept
+        return copy
+    }
+
+    /// The key of `search-index.js` (nil without search): a hash of every value it is made from.
+    package var searchIndexKey: ContentHash? {
+        guard site.search else { return nil }
+        var hasher = ContentHasher()
+        hasher.add(ltrainVersion)
+        hasher.add("search")
+        hasher.add(markdownOptionsKey)
+        for id in (templateIDs[Page.Kind.info.template] ?? []).sorted() { hasher.add(id) }
+        let stations = site.line.stations
+        hasher.add(stations.count)
+        for index in stations.indices {
+            hasher.add(routes.path(of: .station(slug: stations[index].slug)))
+            hasher.add(stations[index].title)
+            hasher.add(stations[index].summary ?? "\u{0}")
+            hasher.add(stations[index].info.body.text)
+        }
+        hasher.add(site.checklists.count)
+        for checklist in site.checklists {
+            hasher.add(routes.path(of: .checklist(slug: checklist.slug)))
+            hasher.add(checklist.title)
+            hasher.add(checklist.rows.count)
+            for row in checklist.rows { hasher.add(row.text) }
+        }
+        return hasher.hash
+    }
+
+    /// `search-index.js` (nil without search): each info text's sections come from this build's
+    /// render or an earlier version's (`searchMemory`), or are parsed now, on every core.
+    package func searchIndexScript(
+        link: (String) -> String = { SiteFileName.url(of: $0) }, fragmentJoin: String = "#"
+    ) -> [UInt8]? {
+        guard let memory = searchMemory else { return nil }
+        let stations = site.line.stations
+        let reserved = templateIDs[Page.Kind.info.template] ?? []
+        let options = site.markdownOptions
+        let optionsKey = markdownOptionsKey
+        let keys = stations.map { SearchIndex.textKey($0.info.body.text, optionsKey: optionsKey, reservedIDs: reserved) }
+        let sections = concurrentMap(stations.count) { index in
+            if let kept = memory.sections(for: keys[index]) { return kept }
+            let found = Markdown.sections(of: stations[index].info.body.text, options: options, reservedIDs: reserved)
+            memory.keep(found, for: keys[index])
+            return found
+        }
+        memory.keepOnly(Set(keys))
+        return SearchIndex.script(site: site, routes: routes, infoSections: sections, link: link, fragmentJoin: fragmentJoin)
     }
 
     /// A hash of what every page shares: the values of each folder's pages (`site`, `files`) and
@@ -412,10 +472,18 @@ public struct PageRenderer: Sendable {
         notices: inout [TextNotices]
     ) -> String {
         let routes = self.routes
+        // An info page's text is cut into sections for the search index in the same walk.
+        let searchMemory = page.kind == .info ? self.searchMemory : nil
         let rendered = Markdown.render(
-            source.text, options: site.markdownOptions, findsNotices: findsNotices, reservedIDs: reservedIDs
+            source.text, options: site.markdownOptions, findsNotices: findsNotices, reservedIDs: reservedIDs,
+            collectsSections: searchMemory != nil
         ) { destination in
             routes.rewriteContentLink(destination, writtenIn: source.contentPath, on: page)
+        }
+        if let searchMemory {
+            searchMemory.keep(
+                rendered.sections,
+                for: SearchIndex.textKey(source.text, optionsKey: markdownOptionsKey, reservedIDs: reservedIDs))
         }
         sourceLinks += rendered.links.map { SourceLink($0, in: source) }
         notices.append(TextNotices(displayPath: source.displayPath, notices: rendered.notices))

@@ -73,15 +73,18 @@ public struct Routes: Sendable {
     /// The offline list (see `OfflineSite`): written by a build last, from every other file's hash.
     public static let offlineListPath = "offline-files.js"
     public static let webManifestPath = "manifest.webmanifest"
+    /// What the search field searches (see `SearchIndex`), unless index.md says `search: false`.
+    public static let searchIndexPath = "search-index.js"
 
     /// Generated files that are not pages: the sitemap and robots.txt, when the site has a base
     /// URL; the default icons, which every page links (unless the content has `assets/icon.png`
-    /// or `assets/icon.svg`); and for an offline site, the web app manifest (unless the theme
-    /// brings its own).
+    /// or `assets/icon.svg`); for an offline site, the web app manifest (unless the theme
+    /// brings its own); and the search index, unless search is off.
     public static func generatedFiles(for site: Site, themeFiles: [AssetFile]) -> [String] {
         var paths = site.baseURL == nil ? [] : ["sitemap.xml", "robots.txt"]
         if site.offline && !themeFiles.contains(where: { $0.outputPath == webManifestPath }) { paths.append(webManifestPath) }
         if site.authorIcon == nil { paths += drawnIcons.map(\.path) }
+        if site.search { paths.append(searchIndexPath) }
         return paths
     }
 

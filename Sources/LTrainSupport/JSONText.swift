@@ -7,20 +7,47 @@ package enum JSONText {
     /// element it is written into, and U+2028/U+2029, which JavaScript before ES2019 reads as
     /// line ends.
     package static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "<": result += "\\u003c"
-            case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
-                result += String(format: "\\u%04x", scalar.value)
-            default: result.unicodeScalars.append(scalar)
+        var bytes: [UInt8] = []
+        appendQuoted(text, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `quoted(text)` appended to `bytes`, byte by byte (for long texts such as the search index).
+    package static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
+        let hex = Array("0123456789abcdef".utf8)
+        bytes.append(UInt8(ascii: "\""))
+        var utf8 = text.utf8.makeIterator()
+        var pending: [UInt8] = []
+        while let byte = pending.isEmpty ? utf8.next() : pending.removeFirst() {
+            switch byte {
+            case UInt8(ascii: "\""): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+            case UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+            case 0x0A: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+            case 0x0D: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+            case 0x09: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+            case UInt8(ascii: "<"): bytes += Array("\\u003c".utf8)
+            case 0x00..<0x20:
+                bytes += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            case 0xE2:
+                // U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
+                guard let second = utf8.next() else {
+                    bytes.append(byte)
+                    continue
+                }
+                guard second == 0x80, let third = utf8.next() else {
+                    bytes.append(byte)
+                    pending.append(second)
+                    continue
+                }
+                if third == 0xA8 || third == 0xA9 {
+                    bytes += Array((third == 0xA8 ? "\\u2028" : "\\u2029").utf8)
+                } else {
+                    bytes += [byte, second]
+                    pending.append(third)
+                }
+            default: bytes.append(byte)
             }
         }
-        return result + "\""
+        bytes.append(UInt8(ascii: "\""))
     }
 }

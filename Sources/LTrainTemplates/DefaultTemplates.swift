@@ -93,7 +93,9 @@ package enum DefaultTemplates {
 <div class="bar-title">
 <h1>{{title}}</h1>
 </div>
-<div class="bar-side bar-trailing"></div>
+<div class="bar-side bar-trailing">
+{{>search-button}}
+</div>
 </header>
 <main class="view grouped">
 {{#intro}}
@@ -124,6 +126,13 @@ package enum DefaultTemplates {
 <h1>{{title}}</h1>
 </header>
 <main class="view grouped">
+{{#files.search_index_js}}
+<search class="group search" id="search" data-search data-search-index="{{files.search_index_js}}" data-no-results="{{site.labels.no_results}}" data-one-result="{{site.labels.one_result}}" data-result-count="{{site.labels.result_count}}" hidden>
+<input class="search-field" id="search-field" type="text" enterkeyhint="search" role="combobox" aria-expanded="false" aria-controls="search-results" aria-autocomplete="list" aria-describedby="search-status" autocomplete="off" spellcheck="false" aria-label="{{site.labels.search}}" placeholder="{{site.labels.search}}">
+<p class="search-status" id="search-status" role="status"></p>
+<ul class="group-rows search-results" id="search-results" role="listbox" aria-label="{{site.labels.search}}" hidden></ul>
+</search>
+{{/files.search_index_js}}
 {{#body}}
 <div class="prose intro">
 {{{body}}}
@@ -177,7 +186,9 @@ package enum DefaultTemplates {
 <div class="backdrop">
 <div class="sheet">
 <header class="bar sheet-bar">
-<div class="bar-side bar-leading"></div>
+<div class="bar-side bar-leading">
+{{>search-button}}
+</div>
 <div class="bar-title">
 <h1>{{title}}</h1>
 </div>
@@ -228,6 +239,9 @@ package enum DefaultTemplates {
 {{/files.icons_apple_touch_icon_png}}
 {{$head}}{{/head}}
 <script src="{{files.ltrain_js}}"></script>
+{{#files.search_index_js}}
+<script src="{{files.search_js}}" defer></script>
+{{/files.search_index_js}}
 {{$after_files}}{{/after_files}}
 </head>
 <body class="{{$kind}}page{{/kind}}-page" data-page="{{$kind}}page{{/kind}}">
@@ -557,6 +571,326 @@ package enum DefaultTemplates {
 })();
 
 """##,
+        "search-button.mustache": #"""
+{{#files.search_index_js}}<a class="bar-button bar-search" href="{{site.home}}" data-search-link hidden aria-label="{{site.labels.search}}" title="{{site.labels.search}}"><svg class="search-icon" viewBox="0 0 20 20" width="20" height="20" aria-hidden="true" focusable="false"><circle cx="8.5" cy="8.5" r="6" fill="none" stroke="currentColor" stroke-width="2.2"/><path d="m13 13 5 5" stroke="currentColor" stroke-width="2.2" stroke-linecap="round"/></svg></a>{{/files.search_index_js}}
+
+"""#,
+        "search.js": #"""
+// Search over the whole guide: a classic script (no modules, no fetch, no WebAssembly), so it
+// works over http(s), offline, from file:// and inside the single file. The index is
+// search-index.js, written by `ltrain build`, loaded with a <script> element on first use (the
+// single file has it inline). Without JavaScript the field stays hidden.
+// Matching folds case and accents ("gorlitzer" finds "Görlitzer"), takes each word as a prefix
+// of a word of the text, and a run of Chinese, Japanese or Korean characters anywhere in it.
+// Results: station titles, then summaries, then info text (under its heading, linking to it),
+// then checklists; a title that is the query, or holds its words whole, comes first; otherwise
+// the guide's own order. The field is an ARIA combobox: ↓ and ↑ choose, Enter opens, Escape
+// clears; the number of results is announced. "/" opens search from any page.
+(function () {
+  "use strict";
+  var LIMIT = 50;
+  var CJK = /[\u1100-\u11ff\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f]/;
+  function fold(text) {
+    return String(text).normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+  }
+  function isWordCharacter(character) {
+    return /[\p{L}\p{N}]/u.test(character);
+  }
+  // Where `word` (folded) first stands in `text` (folded) at the start of a word, or anywhere
+  // when it holds CJK characters; -1 when nowhere.
+  function find(text, word) {
+    var anywhere = CJK.test(word);
+    var at = text.indexOf(word);
+    while (at >= 0) {
+      if (anywhere || at === 0 || !isWordCharacter(text.charAt(at - 1))) return at;
+      at = text.indexOf(word, at + 1);
+    }
+    return -1;
+  }
+  function wholeWord(text, word, at) {
+    var end = at + word.length;
+    return end >= text.length || !isWordCharacter(text.charAt(end)) || CJK.test(word);
+  }
+  // How well `text` holds every word: 0 it is the query, 1 every word whole, 2 every word as a
+  // prefix; null when a word is missing.
+  function grade(text, words, query) {
+    var folded = fold(text);
+    if (folded.trim() === query) return 0;
+    var whole = true;
+    for (var i = 0; i < words.length; i++) {
+      var at = find(folded, words[i]);
+      if (at < 0) return null;
+      if (!wholeWord(folded, words[i], at)) whole = false;
+    }
+    return whole ? 1 : 2;
+  }
+  // The text around the first word's match, with the match marked, as DOM nodes.
+  function excerpt(text, word) {
+    var fragment = document.createDocumentFragment();
+    var characters = Array.from(text);
+    // The folded text, character by character, so a match in it maps back to the original.
+    var starts = [];
+    var folded = "";
+    for (var i = 0; i < characters.length; i++) {
+      starts.push(folded.length);
+      folded += fold(characters[i]);
+    }
+    var at = word ? find(folded, word) : -1;
+    var first = 0;
+    var last = characters.length;
+    if (at >= 0) {
+      var startIndex = 0;
+      while (startIndex + 1 < starts.length && starts[startIndex + 1] <= at) startIndex++;
+      var endIndex = startIndex;
+      while (endIndex < starts.length && starts[endIndex] < at + word.length) endIndex++;
+      first = Math.max(0, startIndex - 40);
+      last = Math.min(characters.length, endIndex + 80);
+      fragment.appendChild(document.createTextNode((first > 0 ? "…" : "") + characters.slice(first, startIndex).join("")));
+      var mark = document.createElement("mark");
+      mark.textContent = characters.slice(startIndex, endIndex).join("");
+      fragment.appendChild(mark);
+      fragment.appendChild(document.createTextNode(characters.slice(endIndex, last).join("") + (last < characters.length ? "…" : "")));
+    } else {
+      last = Math.min(characters.length, 120);
+      fragment.appendChild(document.createTextNode(characters.slice(0, last).join("") + (last < characters.length ? "…" : "")));
+    }
+    return fragment;
+  }
+  // Every result for `query`, ranked.
+  function search(index, query) {
+    var folded = fold(query).trim().replace(/\s+/g, " ");
+    if (!folded) return [];
+    var words = folded.split(" ");
+    var results = [];
+    var order = 0;
+    function add(tier, quality, title, href, text, heading) {
+      results.push({ tier: tier, quality: quality, order: order++, title: title, href: href, text: text, heading: heading });
+    }
+    var pages = index.pages;
+    for (var i = 0; i < pages.length; i++) {
+      var page = pages[i];
+      var kind = page[0], title = page[1], href = page[2];
+      if (kind === "s") {
+        var byTitle = grade(title, words, folded);
+        if (byTitle !== null) add(0, byTitle, title, href, page[3] || "");
+        else if (page[3]) {
+          var bySummary = grade(page[3], words, folded);
+          if (bySummary !== null) add(1, bySummary, title, href, page[3]);
+        }
+      } else if (kind === "i") {
+        var sections = page[3];
+        for (var s = 0; s < sections.length; s++) {
+          var section = sections[s];
+          var quality = grade(section[0] + " " + section[2], words, folded);
+          if (quality === null) continue;
+          add(2, quality, title, section[1] ? href + index.join + section[1] : href, section[2], section[0]);
+          break;
+        }
+      } else if (kind === "c") {
+        var checklistQuality = grade(title, words, folded);
+        var row = "";
+        if (checklistQuality === null) {
+          for (var r = 0; r < page[3].length; r++) {
+            checklistQuality = grade(page[3][r], words, folded);
+            if (checklistQuality !== null) { row = page[3][r]; break; }
+          }
+        }
+        if (checklistQuality !== null) add(3, checklistQuality, title, href, row);
+      }
+    }
+    results.sort(function (a, b) {
+      return a.tier - b.tier || a.quality - b.quality || a.order - b.order;
+    });
+    results.words = words;
+    return results;
+  }
+
+  function labelled(form, name, count) {
+    return (form.getAttribute(name) || "").replace("{count}", String(count));
+  }
+
+  function setUp(form) {
+    var field = form.querySelector("[role=combobox]");
+    var list = form.querySelector("[role=listbox]");
+    var status = form.querySelector("[role=status]");
+    if (!field || !list || !status) return;
+    form.hidden = false;
+    var options = [];
+    var active = -1;
+    var pending = false;
+    function index() {
+      return window.ltrainSearchIndex;
+    }
+    // Loads search-index.js once (the single file has it already), then shows the results.
+    function load() {
+      if (index() || pending) return;
+      var source = form.getAttribute("data-search-index");
+      if (!source) return;
+      pending = true;
+      var script = document.createElement("script");
+      script.src = source;
+      script.onload = function () { pending = false; show(); };
+      script.onerror = function () { pending = false; };
+      document.head.appendChild(script);
+    }
+    function choose(position) {
+      if (active >= 0 && options[active]) options[active].setAttribute("aria-selected", "false");
+      active = position;
+      if (active >= 0 && options[active]) {
+        options[active].setAttribute("aria-selected", "true");
+        field.setAttribute("aria-activedescendant", options[active].id);
+        options[active].scrollIntoView({ block: "nearest" });
+      } else {
+        field.removeAttribute("aria-activedescendant");
+      }
+    }
+    function show() {
+      var query = field.value;
+      list.textContent = "";
+      options = [];
+      choose(-1);
+      if (!query.trim()) {
+        list.hidden = true;
+        field.setAttribute("aria-expanded", "false");
+        status.textContent = "";
+        return;
+      }
+      if (!index()) {
+        load();
+        return;
+      }
+      var results = search(index(), query);
+      for (var i = 0; i < Math.min(results.length, LIMIT); i++) {
+        var result = results[i];
+        var item = document.createElement("li");
+        item.id = field.id + "-result-" + i;
+        item.setAttribute("role", "option");
+        item.setAttribute("aria-selected", "false");
+        // No link inside the option (an interactive element inside another): the option itself
+        // opens its page, on a click or on Enter.
+        item.className = "row link-row search-result";
+        item.setAttribute("data-href", result.href);
+        var text = document.createElement("span");
+        text.className = "row-text";
+        var label = document.createElement("span");
+        label.className = "row-label";
+        label.textContent = result.heading ? result.title + " · " + result.heading : result.title;
+        text.appendChild(label);
+        if (result.text) {
+          var detail = document.createElement("span");
+          detail.className = "row-detail";
+          detail.appendChild(excerpt(result.text, results.words[0]));
+          text.appendChild(detail);
+        }
+        item.appendChild(text);
+        list.appendChild(item);
+        options.push(item);
+      }
+      list.hidden = options.length === 0;
+      field.setAttribute("aria-expanded", options.length ? "true" : "false");
+      status.textContent = results.length === 0 ? labelled(form, "data-no-results", 0)
+        : labelled(form, results.length === 1 ? "data-one-result" : "data-result-count", results.length);
+    }
+    function open(option) {
+      window.location.href = option.getAttribute("data-href");
+    }
+    list.addEventListener("click", function (event) {
+      var option = event.target.closest ? event.target.closest("[role=option]") : null;
+      if (option) open(option);
+    });
+    field.addEventListener("focus", load);
+    field.addEventListener("input", show);
+    field.addEventListener("keydown", function (event) {
+      if (event.key === "ArrowDown" && options.length) {
+        event.preventDefault();
+        choose(Math.min(options.length - 1, active + 1));
+      } else if (event.key === "ArrowUp" && options.length) {
+        event.preventDefault();
+        choose(Math.max(-1, active - 1));
+      } else if (event.key === "Enter") {
+        var chosen = options[active >= 0 ? active : 0];
+        if (chosen) {
+          event.preventDefault();
+          open(chosen);
+        }
+      } else if (event.key === "Escape" && field.value) {
+        event.preventDefault();
+        field.value = "";
+        show();
+      }
+    });
+    if (field.value) show();
+    return field;
+  }
+
+  function visible(element) {
+    return !!element && element.getClientRects().length > 0;
+  }
+  var fields = [];
+  function ready() {
+    var forms = document.querySelectorAll("[data-search]");
+    for (var i = 0; i < forms.length; i++) {
+      var field = setUp(forms[i]);
+      if (field) fields.push(field);
+    }
+    var links = document.querySelectorAll("[data-search-link]");
+    for (var j = 0; j < links.length; j++) links[j].hidden = false;
+    focusWished();
+  }
+  // The bar's search button leads to the index (a plain link, so the page is not one that links
+  // into another's fragment); the caret is put in the field once there. The wish is kept in
+  // sessionStorage across the page load (or the single file's change of page).
+  var WISH = "ltrain-search-wanted";
+  function wish(wanted) {
+    try {
+      if (wanted) window.sessionStorage.setItem(WISH, "1");
+      else return window.sessionStorage.getItem(WISH) === "1" && (window.sessionStorage.removeItem(WISH), true);
+    } catch (error) {
+      return false;
+    }
+    return false;
+  }
+  document.addEventListener("click", function (event) {
+    var link = event.target && event.target.closest ? event.target.closest("a[data-search-link]") : null;
+    if (link) wish(true);
+  });
+  function focusWished() {
+    for (var i = 0; i < fields.length; i++) {
+      if (visible(fields[i])) {
+        if (wish(false)) fields[i].focus();
+        return;
+      }
+    }
+  }
+  window.addEventListener("hashchange", focusWished);
+  // Again once loaded: the browser's own move to a #fragment would take the focus away.
+  window.addEventListener("load", focusWished);
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "/" || event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+    var target = event.target;
+    var tag = target && target.tagName ? target.tagName.toLowerCase() : "";
+    if (tag === "input" || tag === "textarea" || tag === "select" || (target && target.isContentEditable)) return;
+    for (var i = 0; i < fields.length; i++) {
+      if (visible(fields[i])) {
+        event.preventDefault();
+        fields[i].focus();
+        return;
+      }
+    }
+    var links = document.querySelectorAll("[data-search-link]");
+    for (var j = 0; j < links.length; j++) {
+      if (visible(links[j])) {
+        event.preventDefault();
+        links[j].click();
+        return;
+      }
+    }
+  });
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
+  else ready();
+})();
+
+"""#,
         "station.mustache": #"""
 {{<layout}}
 {{$kind}}station{{/kind}}
@@ -585,7 +919,7 @@ package enum DefaultTemplates {
 </div>
 <div class="bar-title">
 <h1>{{title}}</h1>
-<a class="bar-home" href="{{site.home}}">{{site.title}}</a>
+<a class="bar-home" href="{{site.home}}">{{site.title}}</a>{{>search-button}}
 </div>
 <div class="bar-side bar-trailing">
 {{#next}}
@@ -743,7 +1077,11 @@ a { color: var(--tint); }
 }
 
 .bar-home {
-  display: inline-block;
+  display: inline-flex;
+  align-items: center;
+  /* A 24 px target at least (WCAG 2.5.8), with the search button beside or below it. */
+  min-height: 1.5rem;
+  box-sizing: border-box;
   font-size: 0.75rem;
   color: var(--secondary-label);
   text-decoration: none;
@@ -1095,6 +1433,39 @@ fieldset.group > .group-rows { clear: both; }
   .check-row input:checked ~ .check { color: CanvasText; }
   .strip-line { stroke: CanvasText; }
 }
+
+/* Search (search.js): hidden until the script shows it, so it is never a dead field. */
+.search { padding: 0; }
+.search-field {
+  box-sizing: border-box;
+  width: 100%;
+  min-height: 2.75rem;
+  padding: 0.5rem 0.75rem;
+  border: 0;
+  border-radius: var(--radius);
+  background: var(--cell);
+  color: inherit;
+  font: inherit;
+  font-size: 1.0625rem;
+}
+.search-status { margin: 0.375rem 0.75rem; font-size: 0.875rem; color: var(--secondary-label); }
+.search-status:empty { display: none; }
+.search-results { margin-block-start: 0.5rem; }
+.search-results [aria-selected="true"].row { background: color-mix(in srgb, var(--tint) 14%, var(--cell)); }
+.search-results mark { background: color-mix(in srgb, var(--tint) 22%, transparent); color: inherit; border-radius: 2px; }
+.search-icon { display: block; }
+/* In the station's title row, beside the link home: a 24 px target, kept apart from it. */
+.bar-title .bar-search {
+  display: inline-flex;
+  justify-content: center;
+  min-height: 1.5rem;
+  min-width: 1.5rem;
+  padding: 0;
+  margin-inline-start: 0.5rem;
+  vertical-align: middle;
+}
+.bar-title .bar-search .search-icon { width: 14px; height: 14px; }
+.bar-search[hidden] { display: none; }
 
 """#,
         "sw.js": ##"""

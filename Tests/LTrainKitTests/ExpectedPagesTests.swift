@@ -25,7 +25,7 @@ import Testing
     }()
 
     static func isKept(_ path: String) -> Bool {
-        path.hasSuffix(".html") || ["sitemap.xml", "robots.txt", "manifest.webmanifest"].contains(path)
+        path.hasSuffix(".html") || ["sitemap.xml", "robots.txt", "manifest.webmanifest", "search-index.js"].contains(path)
     }
 
     @Test func everyFixtureSiteIsCompared() {

@@ -63,7 +63,8 @@ import Testing
         ])
     }
 
-    let placeholderHint = "only 'position' fills placeholders: {position} and {count}, e.g. \"Stop {position} of {count}\""
+    let placeholderHint =
+        "only 'position' ({position} and {count}, e.g. \"Stop {position} of {count}\") and 'result_count' ({count}) fill placeholders"
 
     /// Mustache's two braces, and a placeholder in a label that fills none, are each named with
     /// the label that holds them; braces around words that are no name are text.

@@ -265,19 +265,19 @@ def tab_order(driver, count):
     for _ in range(count):
         ActionChains(driver).send_keys(Keys.TAB).perform()
         element = driver.switch_to.active_element
-        order.append((element.text or element.get_attribute("value") or "").strip())
+        order.append((element.text or element.get_attribute("value") or element.get_attribute("aria-label") or "").strip())
     return order
 
 
 def test_tab_reaches_every_button_in_order_and_enter_follows(browser, default_site):
     set_viewport(browser, 1024, 844)
     browser.get((default_site / "stations" / "union-square.html").as_uri())
-    assert tab_order(browser, 4) == ["Sixth Avenue", "L Train", "Go East", "More Information"]
+    assert tab_order(browser, 5) == ["Sixth Avenue", "L Train", "Search", "Go East", "More Information"]
     browser.get((default_site / "stations" / "union-square.html").as_uri())
-    tab_order(browser, 4)
+    tab_order(browser, 5)
     browser.switch_to.active_element.send_keys(Keys.ENTER)
     assert browser.current_url.endswith("/info/union-square.html")
-    assert tab_order(browser, 1) == ["Done"], "Done comes first on the info page"
+    assert tab_order(browser, 2) == ["Search", "Done"], "the sheet's bar: Search on the leading side, then Done"
     browser.switch_to.active_element.send_keys(Keys.ENTER)
     assert browser.current_url.endswith("/stations/union-square.html")
 

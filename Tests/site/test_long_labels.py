@@ -55,6 +55,7 @@ for (const m of text.data.matchAll(/\\S+/g)) {
 }
 if (title.width < inner / 3 - 1) problems.push('the title has ' + Math.round(title.width) + ' px of ' + Math.round(inner));
 for (const el of bar.querySelectorAll('a.bar-button, .back-label, h1, .bar-home')) {
+  if (!el.getClientRects().length) continue;  // not shown (the search button without JavaScript)
   const r = el.getBoundingClientRect();
   if (el.scrollWidth > el.clientWidth + 1) problems.push('cut off: ' + el.textContent);
   if (r.left < b.left - 1 || r.right > b.right + 1) problems.push('outside the bar: ' + el.textContent);

@@ -79,7 +79,7 @@ struct BundlePage {
         switch name {
         case "id", "for":
             return id + Self.separator + value
-        case "aria-labelledby", "aria-describedby":
+        case "aria-labelledby", "aria-describedby", "aria-controls":
             return value.split(separator: " ").map { id + Self.separator + $0 }.joined(separator: " ")
         case "href", "src", "xlink:href":
             return link(value, pages: pages, files: files)

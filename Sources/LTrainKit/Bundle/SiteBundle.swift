@@ -87,6 +87,7 @@ public enum SiteBundle {
             links += scanned.links.map { (outputPath, $0) }
             writer.append(section)
         }
+        writer.append(searchScripts(renderer, files: files))
         writer.append(tail)
         _ = LinkChecker.checkFragments(siteChecks, log: &log)
         // A failure says the site's warnings too, after its errors.
@@ -112,6 +113,16 @@ public enum SiteBundle {
             path: path, bytes: bytes, stationCount: site.line.stations.count, infoPageCount: site.line.stations.count,
             checklistCount: site.checklists.count, seconds: Date().timeIntervalSince(started),
             warnings: prepared.warningLog.warnings)
+    }
+
+    /// The search index, its links made the bundle's fragments, and the theme's search script,
+    /// inline; nothing when the site has no search or the theme no `search.js`.
+    static func searchScripts(_ renderer: PageRenderer, files: InlinedFiles) -> String {
+        guard let script = files["search.js"].flatMap({ read($0) }),
+            let index = renderer.searchIndexScript(link: { "#" + BundlePage.id(of: $0) }, fragmentJoin: BundlePage.separator)
+        else { return "" }
+        return "<script>\n" + closingTagsEscaped(String(decoding: index, as: UTF8.self), element: "script") + "</script>\n"
+            + "<script>\n" + closingTagsEscaped(String(decoding: script, as: UTF8.self), element: "script") + "</script>\n"
     }
 
     static func read(_ file: AssetFile) -> [UInt8]? {

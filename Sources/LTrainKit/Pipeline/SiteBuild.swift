@@ -98,7 +98,7 @@ public struct PreparedSite: Sendable {
     package func remembering(after last: PreparedSite?) -> PreparedSite {
         var copy = self
         let sameLayout = last.map { $0.routes.layoutKey == routes.layoutKey } ?? false
-        copy.renderer = renderer.remembering(after: sameLayout ? last?.renderer : nil)
+        copy.renderer = renderer.remembering(after: sameLayout ? last?.renderer : nil).sharingSearchSections(with: last?.renderer)
         copy.renderer.findsNotices = false
         return copy
     }
@@ -459,6 +459,10 @@ public enum SiteBuild {
                 keyed.append((path, key))
                 continue
             }
+            if path == Routes.searchIndexPath, let key = renderer.searchIndexKey {
+                keyed.append((path, key))
+                continue
+            }
             guard let bytes = renderer.generatedFile(path) else { return nil }
             files.append((path, bytes))
         }
@@ -496,6 +500,13 @@ public enum SiteBuild {
         package var notices: [TextNotices] = []
     }
 
+    /// Writes the search index when its inputs changed since the sink's last (see `SearchIndex`).
+    private static func writeSearchIndex(_ renderer: PageRenderer, into output: some PageSink) throws(Diagnostic) {
+        guard let key = renderer.searchIndexKey, output.reuse(Routes.searchIndexPath, key: key) == nil else { return }
+        guard let script = renderer.searchIndexScript() else { return }
+        try output.write(script, to: Routes.searchIndexPath, key: key, ids: [], links: [])
+    }
+
     /// Makes a generated file (see `Routes.generatedFiles`) and writes it; an icon drawn from the
     /// same inputs last time is kept as it is.
     private static func make(_ path: String, with renderer: PageRenderer, into output: some PageSink) throws(Diagnostic) {
@@ -530,11 +541,13 @@ public enum SiteBuild {
         }
         let copied = scope == .everyPage ? prepared.copiedFiles : []
         let listsFiles = scope == .everyPage || plan.pagesAddedOrRemoved
-        let generated = listsFiles ? Routes.generatedFiles(for: prepared.site, themeFiles: prepared.staticFiles) : []
+        let listed = listsFiles ? Routes.generatedFiles(for: prepared.site, themeFiles: prepared.staticFiles) : []
         if listsFiles {
             try output.prepare(
-                for: renderer.pages.map { routes.path(of: $0) } + prepared.copiedFiles.map(\.outputPath) + generated)
+                for: renderer.pages.map { routes.path(of: $0) } + prepared.copiedFiles.map(\.outputPath) + listed)
         }
+        // The search index is made after the pages, whose render cuts their texts for it.
+        let generated = listed.filter { $0 != Routes.searchIndexPath }
 
         let files = routes.outputPaths
         let results = Mutex([PageCheck?](repeating: nil, count: pages.count))
@@ -621,6 +634,12 @@ public enum SiteBuild {
         }
         clock.lap("render and write \(pages.count) pages")
         var log = problems.withLock { $0 }
+        do throws(Diagnostic) {
+            try writeSearchIndex(renderer, into: output)
+        } catch {
+            log.report(error)
+        }
+        clock.lap("search index")
         // On every core: a site's static folder can hold tens of thousands of files.
         let copyProblems = concurrentMap(copied.count) { index -> Diagnostic? in
             do throws(Diagnostic) {

@@ -1,0 +1,238 @@
+"""Search: the field on the index, reached from every page's bar and the "/" key, over a classic
+script index; hosted, with the server stopped, from file://, in the single file and in serve.
+Headless Chromium."""
+
+import pathlib
+import shutil
+import time
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+from conftest import REPO, axe_report, axe_results, build_site, copy_site, file_url, new_driver, run_ltrain
+from test_offline import Host, wait_for_worker
+from test_serve import Server
+
+EXTRA_STATIONS = {
+    # Written before "Tar", so the guide's own order alone would list it first.
+    "07-tarsnap-keygen.md": "---\ntitle: Tarsnap Keygen\nsummary: Keys for backups.\n---\nMake keys.\n",
+    "08-tar.md": "---\ntitle: Tar\nsummary: Archives.\n---\n## Usage\n\nPack files together.\n",
+    "09-gorlitzer-bahnhof.md": (
+        "---\ntitle: Görlitzer Bahnhof\nsummary: Kreuzberg, über der Straße.\n---\n"
+        "## 出口\n\n新宿駅の東口から歩いて五分です。\n"
+    ),
+}
+
+
+def search_site(root: pathlib.Path, extra_index: str = "") -> pathlib.Path:
+    site = copy_site(root, REPO / "content")
+    for name, text in EXTRA_STATIONS.items():
+        (site / "content" / "stations" / name).write_text(text, encoding="utf-8")
+    if extra_index:
+        index = site / "content" / "index.md"
+        text = index.read_text(encoding="utf-8")
+        index.write_text(text.replace("---\n", "---\n" + extra_index, 1), encoding="utf-8")
+    return site
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    root = tmp_path_factory.mktemp("search")
+    site = search_site(root)
+    return site, build_site(site)
+
+
+@pytest.fixture(scope="module")
+def driver():
+    driver = new_driver()
+    yield driver
+    driver.quit()
+
+
+def field(driver):
+    return WebDriverWait(driver, 10).until(lambda d: d.find_element(By.CSS_SELECTOR, "[data-search] [role=combobox]"))
+
+
+def results(driver):
+    """Each result shown: (title, href, excerpt)."""
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll('[data-search] [role=option]'))"
+        ".filter(o => o.getClientRects().length)"
+        ".map(o => [o.querySelector('.row-label').textContent, o.getAttribute('data-href'),"
+        " (o.querySelector('.row-detail') || {innerHTML: ''}).innerHTML])")
+
+
+def search_for(driver, query):
+    box = field(driver)
+    box.clear()
+    box.send_keys(query)
+    WebDriverWait(driver, 10).until(lambda d: d.find_element(By.CSS_SELECTOR, "[data-search] [role=status]").text)
+    return results(driver)
+
+
+def check_searches(driver, home_url):
+    """The same checks wherever the guide is opened: ranking, accents, Japanese, the heading's fragment."""
+    driver.get(home_url)
+    assert field(driver).is_displayed()
+    found = search_for(driver, "tar")
+    assert [title for title, _, _ in found[:2]] == ["Tar", "Tarsnap Keygen"], found
+    status = driver.find_element(By.CSS_SELECTOR, "[data-search] [role=status]").text
+    assert status == f"{len(found)} results"
+    found = search_for(driver, "gorlitzer")
+    assert found and found[0][0] == "Görlitzer Bahnhof", found
+    found = search_for(driver, "Strasse")
+    assert found == [] or all("Görlitzer" not in title for title, _, _ in found)
+    found = search_for(driver, "uber der")
+    assert found and found[0][0] == "Görlitzer Bahnhof" and "<mark>über</mark>" in found[0][2], found
+    found = search_for(driver, "東口")
+    assert found and found[0][0] == "Görlitzer Bahnhof · 出口", found
+    assert "<mark>東口</mark>" in found[0][2]
+    found = search_for(driver, "passageway")
+    assert found[0][0] == "Eighth Avenue · Connections", found
+    assert "<mark>passageway</mark>" in found[0][2].lower()
+    assert found[0][1].endswith("eighth-avenue.html#connections") or found[0][1].endswith("info-eighth-avenue.connections")
+    found = search_for(driver, "zzqx")
+    assert found == []
+    assert driver.find_element(By.CSS_SELECTOR, "[data-search] [role=status]").text == "No results"
+
+
+def test_search_hosted_ranks_folds_accents_and_finds_japanese(built, driver):
+    _, output = built
+    public = output.parent / "hosted" / "guides" / "ltrain"
+    shutil.copytree(output, public)
+    host = Host(output.parent / "hosted")
+    try:
+        check_searches(driver, host.url + "index.html")
+    finally:
+        host.stop()
+
+
+def test_search_from_file_uses_classic_scripts_only(built, driver):
+    _, output = built
+    check_searches(driver, file_url(output, "index.html"))
+    script = (output / "search-index.js").read_text(encoding="utf-8")
+    assert script.startswith("// Written by ltrain build") and "self.ltrainSearchIndex = {" in script
+    code = "\n".join(line for line in (output / "search.js").read_text(encoding="utf-8").splitlines()
+                     if not line.lstrip().startswith("//"))
+    for forbidden in ["import ", "export ", "fetch(", "WebAssembly", "Worker("]:
+        assert forbidden not in code
+
+
+def test_search_in_the_single_file(built, driver, tmp_path):
+    site, _ = built
+    bundle = tmp_path / "guide.html"
+    run_ltrain("bundle", "--output", str(bundle), cwd=site)
+    text = bundle.read_text(encoding="utf-8")
+    assert "<script src" not in text, "the single file fetches nothing: its index and script are inline"
+    check_searches(driver, bundle.as_uri())
+    # A result opens its page of the file.
+    found = search_for(driver, "tar")
+    driver.find_elements(By.CSS_SELECTOR, "[data-search] [role=option]")[0].click()
+    WebDriverWait(driver, 5).until(lambda d: d.execute_script(
+        "return document.querySelector('.bundle-page:not([hidden]) h1').textContent") == "Tar")
+    assert found[0][1] == "#stations-tar"
+
+
+def test_keyboard_slash_arrows_enter_and_escape(built, driver):
+    _, output = built
+    driver.get(file_url(output, "stations/union-square.html"))
+    link = driver.find_element(By.CSS_SELECTOR, "a[data-search-link]")
+    assert link.is_displayed() and link.get_attribute("aria-label") == "Search"
+    driver.find_element(By.TAG_NAME, "body").send_keys("/")
+    WebDriverWait(driver, 5).until(lambda d: d.current_url.endswith("index.html"))
+    WebDriverWait(driver, 5).until(lambda d: d.execute_script(
+        "return document.activeElement && document.activeElement.getAttribute('role') === 'combobox'"))
+    box = field(driver)
+    box.send_keys("avenue")
+    WebDriverWait(driver, 5).until(lambda d: len(results(d)) > 2)
+    assert box.get_attribute("aria-expanded") == "true"
+    box.send_keys(Keys.ARROW_DOWN, Keys.ARROW_DOWN)
+    second = driver.find_elements(By.CSS_SELECTOR, "[data-search] [role=option]")[1]
+    assert box.get_attribute("aria-activedescendant") == second.get_attribute("id")
+    assert second.get_attribute("aria-selected") == "true"
+    box.send_keys(Keys.ESCAPE)
+    assert box.get_attribute("value") == "" and box.get_attribute("aria-expanded") == "false"
+    box.send_keys("sixth")
+    WebDriverWait(driver, 5).until(lambda d: results(d))
+    box.send_keys(Keys.ENTER)
+    WebDriverWait(driver, 5).until(lambda d: d.current_url.endswith("stations/sixth-avenue.html"))
+    # On the index itself, "/" puts the caret in the field.
+    driver.get(file_url(output, "index.html"))
+    driver.find_element(By.TAG_NAME, "body").send_keys("/")
+    assert driver.execute_script("return document.activeElement.getAttribute('role')") == "combobox"
+
+
+def test_every_page_reaches_search_and_axe_finds_nothing(built, driver):
+    _, output = built
+    for page in ["stations/eighth-avenue.html", "info/union-square.html", "checklists/check-one.html"]:
+        driver.get(file_url(output, page))
+        link = driver.find_element(By.CSS_SELECTOR, "a[data-search-link]")
+        assert link.is_displayed(), page
+        link.click()
+        WebDriverWait(driver, 5).until(lambda d: d.current_url.endswith("index.html"))
+    driver.get(file_url(output, "index.html"))
+    search_for(driver, "avenue")
+    assert axe_report(axe_results(driver)) == []
+
+
+def test_without_javascript_nothing_of_search_shows(built):
+    _, output = built
+    driver = new_driver(javascript=False)
+    try:
+        driver.get(file_url(output, "index.html"))
+        assert not driver.find_element(By.CSS_SELECTOR, "[data-search]").is_displayed()
+        driver.get(file_url(output, "stations/union-square.html"))
+        assert not driver.find_element(By.CSS_SELECTOR, "a[data-search-link]").is_displayed()
+    finally:
+        driver.quit()
+
+
+def test_search_works_with_the_server_stopped(tmp_path):
+    site = search_site(tmp_path / "source")
+    output = build_site(site)
+    public = tmp_path / "public" / "guides" / "ltrain"
+    shutil.copytree(output, public)
+    host = Host(tmp_path / "public")
+    driver = new_driver()
+    try:
+        driver.get(host.url + "stations/union-square.html")
+        wait_for_worker(driver)
+        host.stop()
+        driver.get(host.url + "index.html")
+        found = search_for(driver, "gorlitzer")
+        assert found and found[0][0] == "Görlitzer Bahnhof"
+    finally:
+        driver.quit()
+
+
+def test_serve_updates_the_index_on_every_edit(tmp_path):
+    site = search_site(tmp_path)
+    server = Server(site)
+    driver = new_driver()
+    try:
+        driver.get(server.base + "index.html")
+        assert search_for(driver, "Tar")[0][0] == "Tar"
+        station = site / "content" / "stations" / "08-tar.md"
+        station.write_text(station.read_text(encoding="utf-8").replace("Pack files together.", "Pack files into a zebra."),
+                           encoding="utf-8")
+        deadline = time.time() + 15
+        found = []
+        while time.time() < deadline and not found:
+            time.sleep(0.3)
+            driver.get(server.base + "index.html")
+            found = search_for(driver, "zebra")
+        assert found and found[0][0] == "Tar · Usage", found
+    finally:
+        driver.quit()
+        server.stop()
+
+
+def test_search_false_turns_it_off(tmp_path):
+    site = search_site(tmp_path, extra_index="search: false\n")
+    output = build_site(site)
+    assert not (output / "search-index.js").exists()
+    for page in ["index.html", "stations/union-square.html", "info/union-square.html"]:
+        html = (output / page).read_text(encoding="utf-8")
+        assert "data-search" not in html and "search.js" not in html, page
