@@ -311,7 +311,7 @@ public enum Markdown {
         var links: [MarkdownLink] = []
         var headings: [(node: OpaquePointer, text: String)] = []
         /// With `collectsText`: the words before the first heading, then those after each heading.
-        private var sectionTexts: [String] = []
+        private var sectionTexts: [WordRun] = []
         /// Link nodes the footnote pass looked at, and references it put back as text.
         private(set) var footnoteWork = 0
 
@@ -325,7 +325,7 @@ public enum Markdown {
             _ document: OpaquePointer, options: MarkdownOptions, rewriteLink: LinkRewriter?, collectsHeadings: Bool,
             collectsText: Bool, footnoteLabels: Set<String>, noticeScan: inout NoticeScan?
         ) {
-            if collectsText { sectionTexts = [""] }
+            if collectsText { sectionTexts = [WordRun()] }
             guard let iterator = cmark_iter_new(document) else { return }
             var footnoteReferences: [(link: OpaquePointer, label: String)] = []
             defer {
@@ -347,22 +347,23 @@ public enum Markdown {
                         headingText = nil
                     } else if collectsText && type.rawValue < CMARK_NODE_FIRST_INLINE.rawValue {
                         // A block ends: its last word is not run together with the next block's first.
-                        sectionTexts[sectionTexts.count - 1] += " "
+                        sectionTexts[sectionTexts.count - 1].appendSpace()
                     }
                     continue
                 }
                 switch type {
                 case CMARK_NODE_HEADING where collectsHeadings:
                     headingText = ""
-                    if collectsText { sectionTexts.append("") }
+                    if collectsText { sectionTexts.append(WordRun()) }
                 case CMARK_NODE_TEXT, CMARK_NODE_CODE, CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK:
                     if headingText != nil {
                         headingText? += Markdown.plainText(ofInline: node, type: type)
                     } else if collectsText {
-                        sectionTexts[sectionTexts.count - 1] += Markdown.plainText(ofInline: node, type: type)
+                        sectionTexts[sectionTexts.count - 1].append(inline: node, type: type)
                     }
                 case CMARK_NODE_CODE_BLOCK where collectsText:
-                    sectionTexts[sectionTexts.count - 1] += (cmark_node_get_literal(node).map { String(cString: $0) } ?? "") + " "
+                    sectionTexts[sectionTexts.count - 1].append(cmark_node_get_literal(node))
+                    sectionTexts[sectionTexts.count - 1].appendSpace()
                 case CMARK_NODE_LINK, CMARK_NODE_IMAGE:
                     if type == CMARK_NODE_LINK, !footnoteLabels.isEmpty {
                         footnoteWork += 1
@@ -426,8 +427,8 @@ public enum Markdown {
         /// The collected text as sections, the headings' `ids` (`headingIDs`) in order.
         func sections(ids: [String]) -> [MarkdownSection] {
             var sections: [MarkdownSection] = []
-            for (index, text) in sectionTexts.enumerated() {
-                let words = Markdown.collapsingWhiteSpace(text)
+            for (index, run) in sectionTexts.enumerated() {
+                let words = run.text
                 if index == 0 {
                     if !words.isEmpty { sections.append(MarkdownSection(heading: "", id: nil, text: words)) }
                     continue
@@ -506,21 +507,63 @@ public enum Markdown {
 
     /// `text` with each run of ASCII white space made one space and none at either end.
     static func collapsingWhiteSpace(_ text: String) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count)
-        var pendingSpace = false
-        for byte in text.utf8 {
-            if byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D || byte == 0x0C {
-                pendingSpace = !bytes.isEmpty
-                continue
-            }
-            if pendingSpace {
-                bytes.append(0x20)
-                pendingSpace = false
-            }
-            bytes.append(byte)
+        var run = WordRun()
+        var text = text
+        text.withUTF8 { run.append($0) }
+        return run.text
+    }
+
+    /// Words gathered from cmark's literals straight into UTF-8 bytes, each run of ASCII white
+    /// space made one space and none at either end: a section's text for search, built without a
+    /// String per node.
+    struct WordRun {
+        private var bytes: [UInt8] = []
+        private var pendingSpace = false
+
+        mutating func appendSpace() {
+            pendingSpace = !bytes.isEmpty
         }
-        return String(decoding: bytes, as: UTF8.self)
+
+        mutating func append(_ literal: UnsafePointer<CChar>?) {
+            guard let literal else { return }
+            let count = strlen(literal)
+            literal.withMemoryRebound(to: UInt8.self, capacity: count) { append(UnsafeBufferPointer(start: $0, count: count)) }
+        }
+
+        mutating func append(_ text: UnsafeBufferPointer<UInt8>) {
+            func isSpace(_ byte: UInt8) -> Bool {
+                byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D || byte == 0x0C
+            }
+            // Each word is copied whole: a section's text is most of a site's text.
+            var index = 0
+            while index < text.count {
+                if isSpace(text[index]) {
+                    pendingSpace = !bytes.isEmpty
+                    index += 1
+                    continue
+                }
+                var end = index + 1
+                while end < text.count && !isSpace(text[end]) { end += 1 }
+                if pendingSpace {
+                    bytes.append(0x20)
+                    pendingSpace = false
+                }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[index..<end]))
+                index = end
+            }
+        }
+
+        /// What `Markdown.plainText(ofInline:type:)` gives for the node.
+        mutating func append(inline node: OpaquePointer, type: cmark_node_type) {
+            switch type {
+            case CMARK_NODE_TEXT, CMARK_NODE_CODE: append(cmark_node_get_literal(node))
+            case CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK: appendSpace()
+            default: break
+            }
+        }
+
+        /// cmark's literals are UTF-8 from a Swift String, so nothing is repaired.
+        var text: String { String(decoding: bytes, as: UTF8.self) }
     }
 
     /// Schemes that run code or smuggle content, in lowercase.

@@ -157,7 +157,11 @@ public struct PageRenderer: Sendable {
         self.stationPositions = stationPositions
         self.checklistPositions = Dictionary(
             site.checklists.enumerated().map { ($1.slug, $0) }, uniquingKeysWith: { first, _ in first })
-        self.searchMemory = site.search ? SearchIndex.Memory() : nil
+        self.searchMemory =
+            site.search
+            ? SearchIndex.Memory(
+                context: SearchIndex.context(optionsKey: markdownOptionsKey, reservedIDs: templateIDs[Page.Kind.info.template] ?? []))
+            : nil
     }
 
     /// The same renderer with templates and per-folder values of its own, for one rendering
@@ -196,28 +200,32 @@ public struct PageRenderer: Sendable {
     /// The same renderer, taking the info texts' sections `last` cut for search: they depend on
     /// each text alone, so they outlive any change of layout (for `ltrain serve`).
     package func sharingSearchSections(with last: PageRenderer?) -> PageRenderer {
-        guard searchMemory != nil, let kept = last?.searchMemory else { return self }
+        guard let searchMemory, let kept = last?.searchMemory, kept.context == searchMemory.context else { return self }
         var copy = self
         copy.searchMemory = kept
         return copy
     }
 
-    /// The key of `search-index.js` (nil without search): a hash of every value it is made from.
+    /// The key of `search-index.js` (nil without search): a hash of every value it is made from
+    /// (each station's hashed on every core).
     package var searchIndexKey: ContentHash? {
-        guard site.search else { return nil }
+        guard let searchMemory else { return nil }
         var hasher = ContentHasher()
         hasher.add(ltrainVersion)
         hasher.add("search")
-        hasher.add(markdownOptionsKey)
-        for id in (templateIDs[Page.Kind.info.template] ?? []).sorted() { hasher.add(id) }
+        hasher.add(searchMemory.context)
         let stations = site.line.stations
-        hasher.add(stations.count)
-        for index in stations.indices {
-            hasher.add(routes.path(of: .station(slug: stations[index].slug)))
-            hasher.add(stations[index].title)
-            hasher.add(stations[index].summary ?? "\u{0}")
-            hasher.add(stations[index].info.body.text)
+        let routes = self.routes
+        let stationKeys = concurrentMap(stations.count) { index in
+            var station = ContentHasher()
+            station.add(routes.path(of: .station(slug: stations[index].slug)))
+            station.add(stations[index].title)
+            station.add(stations[index].summary ?? "\u{0}")
+            station.add(stations[index].info.body.text)
+            return station.hash
         }
+        hasher.add(stations.count)
+        for key in stationKeys { hasher.add(key) }
         hasher.add(site.checklists.count)
         for checklist in site.checklists {
             hasher.add(routes.path(of: .checklist(slug: checklist.slug)))
@@ -231,22 +239,24 @@ public struct PageRenderer: Sendable {
     /// `search-index.js` (nil without search): each info text's sections come from this build's
     /// render or an earlier version's (`searchMemory`), or are parsed now, on every core.
     package func searchIndexScript(
-        link: (String) -> String = { SiteFileName.url(of: $0) }, fragmentJoin: String = "#"
+        link: @Sendable (String) -> String = { SiteFileName.url(of: $0) }, fragmentJoin: String = "#"
     ) -> [UInt8]? {
         guard let memory = searchMemory else { return nil }
         let stations = site.line.stations
         let reserved = templateIDs[Page.Kind.info.template] ?? []
         let options = site.markdownOptions
-        let optionsKey = markdownOptionsKey
-        let keys = stations.map { SearchIndex.textKey($0.info.body.text, optionsKey: optionsKey, reservedIDs: reserved) }
-        let sections = concurrentMap(stations.count) { index in
-            if let kept = memory.sections(for: keys[index]) { return kept }
-            let found = Markdown.sections(of: stations[index].info.body.text, options: options, reservedIDs: reserved)
-            memory.keep(found, for: keys[index])
-            return found
-        }
-        memory.keepOnly(Set(keys))
-        return SearchIndex.script(site: site, routes: routes, infoSections: sections, link: link, fragmentJoin: fragmentJoin)
+        let script = SearchIndex.script(
+            site: site, routes: routes,
+            infoSections: { index in
+                let (slug, text) = (stations[index].slug, stations[index].info.body.text)
+                if let kept = memory.sections(slug: slug, text: text) { return kept }
+                let found = Markdown.sections(of: text, options: options, reservedIDs: reserved)
+                memory.countParse()
+                memory.keep(found, slug: slug, text: text)
+                return found
+            }, link: link, fragmentJoin: fragmentJoin)
+        memory.keepOnly(Set(stations.map(\.slug)))
+        return script
     }
 
     /// A hash of what every page shares: the values of each folder's pages (`site`, `files`) and
@@ -473,7 +483,12 @@ public struct PageRenderer: Sendable {
     ) -> String {
         let routes = self.routes
         // An info page's text is cut into sections for the search index in the same walk.
-        let searchMemory = page.kind == .info ? self.searchMemory : nil
+        var searchMemory: SearchIndex.Memory?
+        var infoSlug = ""
+        if case .info(let slug) = page, let memory = self.searchMemory {
+            searchMemory = memory
+            infoSlug = slug
+        }
         let rendered = Markdown.render(
             source.text, options: site.markdownOptions, findsNotices: findsNotices, reservedIDs: reservedIDs,
             collectsSections: searchMemory != nil
@@ -481,9 +496,7 @@ public struct PageRenderer: Sendable {
             routes.rewriteContentLink(destination, writtenIn: source.contentPath, on: page)
         }
         if let searchMemory {
-            searchMemory.keep(
-                rendered.sections,
-                for: SearchIndex.textKey(source.text, optionsKey: markdownOptionsKey, reservedIDs: reservedIDs))
+            searchMemory.keep(rendered.sections, slug: infoSlug, text: source.text)
         }
         sourceLinks += rendered.links.map { SourceLink($0, in: source) }
         notices.append(TextNotices(displayPath: source.displayPath, notices: rendered.notices))

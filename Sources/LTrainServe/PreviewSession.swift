@@ -190,6 +190,11 @@ public final class PreviewSession: Sendable {
         state.withLock { $0.prepared?.renderer.memory?.indexItems.reusedItems }
     }
 
+    /// The search index's memory of every info text's sections (see `SearchIndex.Memory`).
+    var searchMemory: SearchIndex.Memory? {
+        state.withLock { $0.prepared?.renderer.searchMemory }
+    }
+
     /// Every file served now, with its bytes as built (before the live-reload script is added).
     var servedFiles: [String: [UInt8]] {
         site.files.mapValues(\.bytes)

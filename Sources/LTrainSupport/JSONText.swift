@@ -12,42 +12,44 @@ package enum JSONText {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// `quoted(text)` appended to `bytes`, byte by byte (for long texts such as the search index).
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// `quoted(text)` appended to `bytes`: runs of bytes that need no escape are copied whole
+    /// (the search index quotes a site's every text).
     package static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
-        let hex = Array("0123456789abcdef".utf8)
+        var text = text
+        text.withUTF8 { appendQuoted($0, to: &bytes) }
+    }
+
+    package static func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+        let hex = hexDigits
         bytes.append(UInt8(ascii: "\""))
-        var utf8 = text.utf8.makeIterator()
-        var pending: [UInt8] = []
-        while let byte = pending.isEmpty ? utf8.next() : pending.removeFirst() {
+        var runStart = 0
+        var index = 0
+        func escape(_ replacement: String, length: Int) {
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+            bytes.append(contentsOf: replacement.utf8)
+            index += length
+            runStart = index
+        }
+        while index < utf8.count {
+            let byte = utf8[index]
             switch byte {
-            case UInt8(ascii: "\""): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-            case UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-            case 0x0A: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-            case 0x0D: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-            case 0x09: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-            case UInt8(ascii: "<"): bytes += Array("\\u003c".utf8)
+            case UInt8(ascii: "\""): escape("\\\"", length: 1)
+            case UInt8(ascii: "\\"): escape("\\\\", length: 1)
+            case 0x0A: escape("\\n", length: 1)
+            case 0x0D: escape("\\r", length: 1)
+            case 0x09: escape("\\t", length: 1)
+            case UInt8(ascii: "<"): escape("\\u003c", length: 1)
             case 0x00..<0x20:
-                bytes += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
-            case 0xE2:
-                // U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
-                guard let second = utf8.next() else {
-                    bytes.append(byte)
-                    continue
-                }
-                guard second == 0x80, let third = utf8.next() else {
-                    bytes.append(byte)
-                    pending.append(second)
-                    continue
-                }
-                if third == 0xA8 || third == 0xA9 {
-                    bytes += Array((third == 0xA8 ? "\\u2028" : "\\u2029").utf8)
-                } else {
-                    bytes += [byte, second]
-                    pending.append(third)
-                }
-            default: bytes.append(byte)
+                escape("\\u00" + String(decoding: [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]], as: UTF8.self), length: 1)
+            // U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
+            case 0xE2 where index + 2 < utf8.count && utf8[index + 1] == 0x80 && (utf8[index + 2] == 0xA8 || utf8[index + 2] == 0xA9):
+                escape(utf8[index + 2] == 0xA8 ? "\\u2028" : "\\u2029", length: 3)
+            default: index += 1
             }
         }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
         bytes.append(UInt8(ascii: "\""))
     }
 }

@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+
+@testable import LTrainKit
+@testable import LTrainModel
+@testable import LTrainRoute
+@testable import LTrainRender
+@testable import LTrainMarkdown
+@testable import LTrainServe
+@testable import LTrainSupport
+
+/// Search (issue 30): the sections the Markdown stage cuts, the index the build writes, and the
+/// memory that lets a kept page, or an earlier version in serve, hand its sections over.
+@Suite struct SearchTests {
+    static let text = """
+        Before any heading, with `code`.
+
+        # Getting *there*
+
+        Take the **L** to <span>raw</span> Union   Square.
+        Line two.
+
+        ```
+        git commit -m x
+        ```
+
+        ## Getting there
+
+        - one
+        - two
+        """
+
+    @Test func sectionsFollowTheHeadingsWithTheRenderedIDs() throws {
+        let rendered = Markdown.render(Self.text, reservedIDs: ["map-heading"], collectsSections: true)
+        #expect(rendered.sections == [
+            MarkdownSection(heading: "", id: nil, text: "Before any heading, with code."),
+            MarkdownSection(
+                heading: "Getting there", id: "getting-there",
+                text: "Take the L to raw Union Square. Line two. git commit -m x"),
+            MarkdownSection(heading: "Getting there", id: "getting-there-2", text: "one two"),
+        ])
+        // Every id a section names is one the HTML gives its heading.
+        for id in rendered.sections.compactMap(\.id) { #expect(rendered.html.contains("id=\"\(id)\"")) }
+        // Cut without rendering (a kept page), the same.
+        #expect(Markdown.sections(of: Self.text, reservedIDs: ["map-heading"]) == rendered.sections)
+        // Raw HTML is no word of the text: the tag is dropped, its words (text nodes) stay.
+        #expect(!rendered.sections.contains { $0.text.contains("<span>") })
+        // Without the option, nothing is collected.
+        #expect(Markdown.render(Self.text).sections.isEmpty)
+    }
+
+    @Test func aHeadingTakesNoReservedID() {
+        let sections = Markdown.sections(of: "## Map heading\n\nx\n", reservedIDs: ["map-heading"])
+        #expect(sections.map(\.id) == ["map-heading-2"])
+    }
+
+    @Test func quotingIsSafeInsideAScriptElementAndForOldJavaScript() {
+        var bytes: [UInt8] = []
+        JSONText.appendQuoted("a\"b\\c</script>\n\t\u{1}\u{2028}\u{2029}é東", to: &bytes)
+        let quoted = String(decoding: bytes, as: UTF8.self)
+        #expect(quoted == "\"a\\\"b\\\\c\\u003c/script>\\n\\t\\u0001\\u2028\\u2029é東\"")
+        #expect(JSONText.quoted("x\u{2028}") == "\"x\\u2028\"")
+        // A lone E2 at the end, and E2 80 followed by something else, are copied as they are.
+        #expect(JSONText.quoted("\u{2020}\u{20AC}") == "\"\u{2020}\u{20AC}\"")
+    }
+
+    @Test func theBuildWritesTheIndexInTheGuidesOrder() throws {
+        let site = try TestSite.defaultSite()
+        try site.write("content/stations/07-goerlitzer.md", "---\ntitle: Görlitzer </script> \"Bahnhof\"\n---\n## 出口\n\n東口\n")
+        try site.build()
+        let script = try site.page("search-index.js")
+        #expect(script.hasPrefix("// Written by ltrain build"))
+        #expect(script.contains("self.ltrainSearchIndex = {\"join\": \"#\", \"pages\": [\n"))
+        #expect(!script.contains("</script>"), "the index never closes a script element it is inlined in")
+        let lines = script.split(separator: "\n").filter { $0.hasPrefix("[") }
+        #expect(lines.first == "[\"s\",\"Eighth Avenue\",\"stations/eighth-avenue.html\",\"The west end of the line, under 14th Street at Eighth Avenue.\"],")
+        #expect(lines.contains { $0.hasPrefix("[\"i\",\"Görlitzer \\u003c/script> \\\"Bahnhof\\\"\",\"info/goerlitzer.html\",[[\"出口\",\"section\",\"東口\"]]]") })
+        // The heading's id is the one its page gives it (`section`, as the heading has no Latin letter).
+        #expect(try site.page("info/goerlitzer.html").contains("<h2 id=\"section\">出口</h2>"))
+        // Stations, then info pages, then checklists.
+        let kinds = lines.map { String($0.prefix(4)) }
+        #expect(kinds == Array(repeating: "[\"s\"", count: 7) + Array(repeating: "[\"i\"", count: 7) + ["[\"c\""])
+        #expect(lines.last?.hasPrefix("[\"c\",\"Check One\",\"checklists/check-one.html\",[") == true)
+        // Every page links the search script; only the index holds the field.
+        #expect(try site.page("index.html").contains("data-search-index=\"search-index.js\""))
+        #expect(try site.page("stations/union-square.html").contains("<script src=\"../search.js\" defer></script>"))
+    }
+
+    @Test func searchFalseWritesNoIndexAndNoPageOffersSearch() throws {
+        let site = try TestSite.defaultSite()
+        let index = try String(contentsOfFile: site.content + "/index.md", encoding: .utf8)
+        try site.write("content/index.md", index.replacingOccurrences(of: "---\n", with: "---\nsearch: false\n", options: [], range: index.range(of: "---\n")))
+        try site.build()
+        #expect(!FileManager.default.fileExists(atPath: site.output + "/search-index.js"))
+        for page in ["index.html", "stations/union-square.html", "info/union-square.html", "checklists/check-one.html"] {
+            let html = try site.page(page)
+            #expect(!html.contains("search"), "\(page)")
+        }
+        #expect(!(try site.page("offline-files.js")).contains("search-index.js"))
+    }
+
+    @Test func aRebuildKeepsTheIndexAndABodyEditParsesNoOtherText() throws {
+        let site = try TestSite.defaultSite()
+        try site.build()
+        let again = try site.build()
+        #expect(again.written == 0)
+        let path = "content/stations/04-third-avenue.md"
+        try site.write(path, try String(contentsOfFile: site.root + "/" + path, encoding: .utf8) + "\nA zebra crossing.\n")
+        try site.build()
+        #expect(try site.page("search-index.js").contains("A zebra crossing."))
+
+        // In serve, the edited page is rendered and every other text's sections are remembered.
+        var options = ServeOptions()
+        options.contentDirectory = site.content
+        options.templatesDirectory = site.templates
+        let preview = PreviewSession(options: options)
+        #expect(preview.rebuild().problems.isEmpty)
+        let memory = try #require(preview.searchMemory)
+        let parsedAtFirst = memory.textsParsed
+        #expect(parsedAtFirst == 0, "the first version renders every info page, which cuts its sections")
+        try site.write(path, try String(contentsOfFile: site.root + "/" + path, encoding: .utf8) + "\nAn okapi.\n")
+        let edit = preview.rebuild(changed: [site.root + "/" + path])
+        #expect(edit.renderedPages == 1 && edit.changedFiles == 2)
+        #expect(memory.textsParsed == parsedAtFirst, "no text was parsed for the index alone")
+        let served = String(decoding: preview.servedFiles["search-index.js"] ?? [], as: UTF8.self)
+        #expect(served.contains("An okapi."))
+        // A new station re-routes the site; the memory goes on, so only the new text is parsed
+        // (its info page is rendered too, so none at all).
+        try site.write("content/stations/07-new.md", "---\ntitle: New\n---\nFresh words.\n")
+        let added = preview.rebuild(changed: [site.content + "/stations/07-new.md"])
+        #expect(added.problems.isEmpty)
+        #expect(preview.searchMemory === memory)
+        #expect(memory.textsParsed == parsedAtFirst)
+        #expect(String(decoding: preview.servedFiles["search-index.js"] ?? [], as: UTF8.self).contains("Fresh words."))
+    }
+
+    @Test func theSearchLabelsTakeTheirPlaceholder() throws {
+        let labels = Labels.all.map(\.key)
+        for key in ["search", "no_results", "one_result", "result_count"] { #expect(labels.contains(key)) }
+        #expect(Labels.placeholdersByLabel["result_count"] == ["count"])
+    }
+}
