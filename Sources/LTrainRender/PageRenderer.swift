@@ -138,7 +138,10 @@ public struct PageRenderer: Sendable {
             sources.reduce(into: Set<String>()) { ids, source in ids.formUnion(Self.literalIDs(in: source.text)) }
         }
         self.templateKeys = Self.templateKeys(library: library, included: included, sources: templateSources)
-        let fileKeys = routes.filePaths.sorted().map { (key: Self.fileKey($0), path: $0) }
+        // Not the search index's shards: no template links one (search-index.js names them), and
+        // their number, which grows with the line, would change every page's key.
+        let shards = Set(Routes.searchFiles(for: site).dropFirst())
+        let fileKeys = routes.filePaths.subtracting(shards).sorted().map { (key: Self.fileKey($0), path: $0) }
         self.fileKeys = fileKeys
         let folderValues = Self.folderValues(
             for: Set(routes.pagePaths.values.map(SitePath.folder(of:))), site: site, routes: routes, fileKeys: fileKeys)
@@ -206,47 +209,65 @@ public struct PageRenderer: Sendable {
         return copy
     }
 
-    /// The key of `search-index.js` (nil without search): a hash of every value it is made from
-    /// (each station's hashed on every core).
-    package var searchIndexKey: ContentHash? {
-        guard let searchMemory else { return nil }
-        var hasher = ContentHasher()
-        hasher.add(ltrainVersion)
-        hasher.add("search")
-        hasher.add(searchMemory.context)
+    /// The search index's files (`search-index.js` and its shards, see `SearchIndex`), each with
+    /// the hash of every value it is made from; empty without search.
+    package func searchFiles() -> [(path: String, key: ContentHash)] {
+        guard let memory = searchMemory else { return [] }
         let stations = site.line.stations
-        let routes = self.routes
-        let stationKeys = concurrentMap(stations.count) { index in
-            var station = ContentHasher()
-            station.add(routes.path(of: .station(slug: stations[index].slug)))
-            station.add(stations[index].title)
-            station.add(stations[index].summary ?? "\u{0}")
-            station.add(stations[index].info.body.text)
-            return station.hash
+        let hashes = concurrentMap(stations.count) { memory.hash(of: stations[$0]) }
+        let shards = Routes.searchShards(stationCount: stations.count)
+        var files: [(path: String, key: ContentHash)] = []
+        var root = ContentHasher()
+        root.add(ltrainVersion)
+        root.add("search index")
+        root.add(shards.count)
+        for (number, range) in shards.enumerated() {
+            var shard = ContentHasher()
+            shard.add(ltrainVersion)
+            shard.add("search shard")
+            shard.add(memory.context)
+            shard.add(range.lowerBound)
+            shard.add(range.count)
+            for index in range { shard.add(hashes[index]) }
+            files.append((Routes.searchShardPath(number), shard.hash))
         }
-        hasher.add(stations.count)
-        for key in stationKeys { hasher.add(key) }
-        hasher.add(site.checklists.count)
+        root.add(site.checklists.count)
         for checklist in site.checklists {
-            hasher.add(routes.path(of: .checklist(slug: checklist.slug)))
-            hasher.add(checklist.title)
-            hasher.add(checklist.rows.count)
-            for row in checklist.rows { hasher.add(row.text) }
+            root.add(checklist.slug)
+            root.add(checklist.title)
+            root.add(checklist.rows.count)
+            for row in checklist.rows { root.add(row.text) }
         }
-        return hasher.hash
+        return [(Routes.searchIndexPath, root.hash)] + files
     }
 
-    /// `search-index.js` (nil without search): each info text's sections come from this build's
-    /// render or an earlier version's (`searchMemory`), or are parsed now, on every core.
-    package func searchIndexScript(
-        link: @Sendable (String) -> String = { SiteFileName.url(of: $0) }, fragmentJoin: String = "#"
-    ) -> [UInt8]? {
-        guard let memory = searchMemory else { return nil }
+    /// The bytes of one of `searchFiles()`; nil for any other path. Each info text's sections come
+    /// from this build's render or an earlier version's (`searchMemory`), or are parsed now.
+    package func searchFile(_ path: String, links: SearchIndex.Links = SearchIndex.Links()) -> [UInt8]? {
+        guard searchMemory != nil else { return nil }
+        let shards = Routes.searchShards(stationCount: site.line.stations.count)
+        if path == Routes.searchIndexPath {
+            return SearchIndex.root(site: site, shardPaths: shards.indices.map(Routes.searchShardPath), links: links)
+        }
+        guard let number = shards.indices.first(where: { Routes.searchShardPath($0) == path }) else { return nil }
+        return SearchIndex.shard(path: path, entries: searchEntries(in: shards[number], links: links), range: shards[number])
+    }
+
+    /// The whole index as one script, every shard's entries inside it: for the single file.
+    package func searchIndexScript(links: SearchIndex.Links) -> [UInt8]? {
+        guard searchMemory != nil else { return nil }
+        let shards = Routes.searchShards(stationCount: site.line.stations.count)
+        let pages = concurrentMap(shards.count) { searchEntries(in: shards[$0], links: links) }
+        return SearchIndex.root(site: site, shardPaths: [], links: links, pages: pages)
+    }
+
+    private func searchEntries(in range: Range<Int>, links: SearchIndex.Links) -> [UInt8] {
+        guard let memory = searchMemory else { return [] }
         let stations = site.line.stations
         let reserved = templateIDs[Page.Kind.info.template] ?? []
         let options = site.markdownOptions
-        let script = SearchIndex.script(
-            site: site, routes: routes,
+        return SearchIndex.entries(
+            of: stations, in: range,
             infoSections: { index in
                 let (slug, text) = (stations[index].slug, stations[index].info.body.text)
                 if let kept = memory.sections(slug: slug, text: text) { return kept }
@@ -254,9 +275,12 @@ public struct PageRenderer: Sendable {
                 memory.countParse()
                 memory.keep(found, slug: slug, text: text)
                 return found
-            }, link: link, fragmentJoin: fragmentJoin)
-        memory.keepOnly(Set(stations.map(\.slug)))
-        return script
+            }, links: links)
+    }
+
+    /// Lets go of what the search memory holds of stations this version no longer has.
+    package func forgetRemovedStations() {
+        searchMemory?.keepOnly(Set(site.line.stations.map(\.slug)))
     }
 
     /// A hash of what every page shares: the values of each folder's pages (`site`, `files`) and

@@ -4,23 +4,31 @@ import LTrainMarkdown
 import LTrainModel
 import LTrainRoute
 
-/// `search-index.js`: everything the search field searches, as one classic script that sets
-/// `self.ltrainSearchIndex`, so that it loads with a `<script>` element from `file://` as well as
-/// over http(s), is kept offline with the other files, and is inlined in the single file.
+/// What the search field searches, as classic scripts, so that it loads with `<script>` elements
+/// from `file://` as well as over http(s), is kept offline with the other files, and is inlined
+/// in the single file:
 ///
-/// It lists, in the order results are ranked: each station (title, summary), each info page (its
-/// station's title, then its text cut at its headings, each with the heading's id), and each
-/// checklist (title, rows). Links are relative to the site's root. The theme's script folds case
-/// and accents and matches as the reader types (see templates/search.js).
+/// - `search-index.js` sets `self.ltrainSearchIndex`: the shards' paths and the checklists
+///   (title, rows);
+/// - each shard, `search/N.js`, a run of stations (`Routes.searchShards`), adds its entries to
+///   `self.ltrainSearchShards`: each station (title, summary), then each info page (its
+///   station's title, then its text cut at its headings, each with the heading's id).
+///
+/// A change to one station's text rewrites its shard alone. Links are relative to the site's
+/// root. The theme's search.js folds case and accents and matches as the reader types.
 public enum SearchIndex {
-    /// The sections of each info text the renderer has cut (`Markdown.render(collectsSections:)`)
-    /// or parsed, by station slug with the text they were cut from: an info page rendered in this
-    /// build, or in an earlier version of the preview, is not parsed again for the index. Every
-    /// entry was cut with the same Markdown options and template ids (`context`).
+    /// What the renderer keeps of each station for the index, by slug, with the values it was
+    /// made from: the sections of its info text, cut by the render (`Markdown.render(collectsSections:)`)
+    /// or parsed, and the hash of everything its entries show. An info page rendered in this build,
+    /// or in an earlier version of the preview, is not parsed again, and an unchanged station is
+    /// not hashed again. Every entry was cut with the same Markdown options and template ids
+    /// (`context`).
     package final class Memory: Sendable {
         private struct Entry {
             var text: String
-            var sections: [MarkdownSection]
+            var sections: [MarkdownSection]?
+            var shown: (title: String, summary: String?)?
+            var hash: ContentHash?
         }
 
         let context: ContentHash
@@ -33,16 +41,47 @@ public enum SearchIndex {
             self.context = context
         }
 
+        /// Whether `entry` was made from this text (the same storage compares at once).
+        private static func entry(_ entry: Entry?, isOf text: String) -> Entry? {
+            guard let entry, entry.text == text else { return nil }
+            return entry
+        }
+
         func keep(_ sections: [MarkdownSection], slug: String, text: String) {
-            entries.withLock { $0[slug] = Entry(text: text, sections: sections) }
+            entries.withLock { entries in
+                var entry = Self.entry(entries[slug], isOf: text) ?? Entry(text: text)
+                entry.sections = sections
+                entries[slug] = entry
+            }
         }
 
         /// The sections kept for the station, when they were cut from this very text.
         func sections(slug: String, text: String) -> [MarkdownSection]? {
-            entries.withLock { entries in
-                guard let entry = entries[slug], entry.text == text else { return nil }
-                return entry.sections
+            entries.withLock { Self.entry($0[slug], isOf: text)?.sections }
+        }
+
+        /// The hash of the station's entries: its slug, title, summary and info text.
+        func hash(of station: Station) -> ContentHash {
+            let kept = entries.withLock { entries -> ContentHash? in
+                guard let entry = Self.entry(entries[station.slug], isOf: station.info.body.text),
+                    let shown = entry.shown, shown.title == station.title, shown.summary == station.summary
+                else { return nil }
+                return entry.hash
             }
+            if let kept { return kept }
+            var hasher = ContentHasher()
+            hasher.add(station.slug)
+            hasher.add(station.title)
+            hasher.add(station.summary ?? "\u{0}")
+            hasher.add(station.info.body.text)
+            let hash = hasher.hash
+            entries.withLock { entries in
+                var entry = Self.entry(entries[station.slug], isOf: station.info.body.text) ?? Entry(text: station.info.body.text)
+                entry.shown = (station.title, station.summary)
+                entry.hash = hash
+                entries[station.slug] = entry
+            }
+            return hash
         }
 
         func countParse() {
@@ -64,55 +103,86 @@ public enum SearchIndex {
         return hasher.hash
     }
 
-    /// The script, from the site, its routes, and each station's info sections (by its position
-    /// on the line; asked once a station, on every core). `link`: how a page's output path is
-    /// linked from the index (relative to the site's root, percent-encoded, by default);
-    /// `fragmentJoin`: what stands between a page's link and a heading's id (`#` on the site; the
-    /// single file names a page's headings `page.id`).
-    package static func script(
-        site: Site, routes: Routes, infoSections: @Sendable (Int) -> [MarkdownSection],
-        link: @Sendable (String) -> String = { SiteFileName.url(of: $0) }, fragmentJoin: String = "#"
-    ) -> [UInt8] {
-        let stations = site.line.stations
-        // Each station's two lines (its page, then its info page), made on every core.
-        let lines = concurrentMap(stations.count) { index -> (station: [UInt8], info: [UInt8]) in
-            let slug = stations[index].slug
-            var station = line("s", stations[index].title, link(routes.path(of: .station(slug: slug))))
-            station.append(UInt8(ascii: ","))
-            JSONText.appendQuoted(stations[index].summary ?? "", to: &station)
-            station.append(UInt8(ascii: "]"))
-            var info = line("i", stations[index].title, link(routes.path(of: .info(slug: slug))))
-            info += Array(",[".utf8)
-            for (position, section) in infoSections(index).enumerated() {
-                if position > 0 { info.append(UInt8(ascii: ",")) }
-                appendList([section.heading, section.id ?? "", section.text], to: &info)
-            }
-            info += Array("]]".utf8)
-            return (station, info)
+    /// How a page's output path is linked from the index, and what stands between a page's
+    /// link and a heading's id: relative to the site's root and `#` on the site; the single file
+    /// names its pages `#page` and a page's headings `page.id`.
+    package struct Links: Sendable {
+        var page: @Sendable (String) -> String = { SiteFileName.url(of: $0) }
+        var fragmentJoin = "#"
+
+        package init() {}
+
+        package init(page: @escaping @Sendable (String) -> String, fragmentJoin: String) {
+            self.page = page
+            self.fragmentJoin = fragmentJoin
         }
-        var checklists: [[UInt8]] = []
-        for checklist in site.checklists {
-            var entry = line("c", checklist.title, link(routes.path(of: .checklist(slug: checklist.slug))))
-            entry.append(UInt8(ascii: ","))
-            appendList(checklist.rows.map(\.text), to: &entry)
-            entry.append(UInt8(ascii: "]"))
-            checklists.append(entry)
-        }
-        var head = Array(
+    }
+
+    /// `search-index.js`: the shards' paths and the checklists. `pages`: every shard's entries in
+    /// it too (for the single file, which loads nothing).
+    package static func root(site: Site, shardPaths: [String], links: Links, pages: [[UInt8]]? = nil) -> [UInt8] {
+        var bytes = Array(
             "// Written by ltrain build: what the search field searches (see search.js).\nself.ltrainSearchIndex = {\"join\": ".utf8)
-        JSONText.appendQuoted(fragmentJoin, to: &head)
-        head += Array(", \"pages\": [\n".utf8)
-        let entries = lines.map(\.station) + lines.map(\.info) + checklists
-        let tail = Array("\n]};\n".utf8)
-        // Sized exactly: the index can be tens of megabytes, and a doubling would hold it twice.
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(head.count + entries.reduce(0) { $0 + $1.count + 2 } + tail.count)
-        bytes += head
-        for (position, entry) in entries.enumerated() {
-            if position > 0 { bytes += [UInt8(ascii: ","), 0x0A] }
-            bytes += entry
+        JSONText.appendQuoted(links.fragmentJoin, to: &bytes)
+        bytes += Array(", \"shards\": ".utf8)
+        appendList(pages == nil ? shardPaths.map { SiteFileName.url(of: $0) } : [], to: &bytes)
+        bytes += Array(", \"checklists\": [".utf8)
+        for (position, checklist) in site.checklists.enumerated() {
+            bytes += Array((position > 0 ? ",\n" : "\n").utf8)
+            bytes += line("c", checklist.title, links.page(Routes.outputPath(of: .checklist(slug: checklist.slug))))
+            bytes.append(UInt8(ascii: ","))
+            appendList(checklist.rows.map(\.text), to: &bytes)
+            bytes.append(UInt8(ascii: "]"))
         }
-        bytes += tail
+        bytes += Array("]".utf8)
+        if let pages {
+            bytes += Array(", \"pages\": [\n".utf8)
+            for (position, entries) in pages.enumerated() {
+                if position > 0 && !entries.isEmpty { bytes += Array(",\n".utf8) }
+                bytes += entries
+            }
+            bytes += Array("]".utf8)
+        }
+        bytes += Array("};\n".utf8)
+        return bytes
+    }
+
+    /// A shard's script: the entries of the stations in `range`.
+    package static func shard(path: String, entries: [UInt8], range: Range<Int>) -> [UInt8] {
+        var bytes = Array(
+            "// Written by ltrain build: stations \(range.lowerBound + 1)-\(range.upperBound) of the search index (see search.js).\n"
+                .utf8)
+        bytes += Array("(self.ltrainSearchShards = self.ltrainSearchShards || {})[".utf8)
+        JSONText.appendQuoted(SiteFileName.url(of: path), to: &bytes)
+        bytes += Array("] = [\n".utf8)
+        bytes += entries
+        bytes += Array("\n];\n".utf8)
+        return bytes
+    }
+
+    /// The entries of the stations in `range`, one a line, without the list's brackets: each
+    /// station, then each info page, with its sections (`infoSections`, by position on the line).
+    package static func entries(
+        of stations: [Station], in range: Range<Int>, infoSections: (Int) -> [MarkdownSection], links: Links
+    ) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for index in range {
+            if index > range.lowerBound { bytes += Array(",\n".utf8) }
+            bytes += line("s", stations[index].title, links.page(Routes.outputPath(of: .station(slug: stations[index].slug))))
+            bytes.append(UInt8(ascii: ","))
+            JSONText.appendQuoted(stations[index].summary ?? "", to: &bytes)
+            bytes.append(UInt8(ascii: "]"))
+        }
+        for index in range {
+            bytes += Array(",\n".utf8)
+            bytes += line("i", stations[index].title, links.page(Routes.outputPath(of: .info(slug: stations[index].slug))))
+            bytes += Array(",[".utf8)
+            for (position, section) in infoSections(index).enumerated() {
+                if position > 0 { bytes.append(UInt8(ascii: ",")) }
+                appendList([section.heading, section.id ?? "", section.text], to: &bytes)
+            }
+            bytes += Array("]]".utf8)
+        }
         return bytes
     }
 

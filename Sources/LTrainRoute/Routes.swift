@@ -73,8 +73,25 @@ public struct Routes: Sendable {
     /// The offline list (see `OfflineSite`): written by a build last, from every other file's hash.
     public static let offlineListPath = "offline-files.js"
     public static let webManifestPath = "manifest.webmanifest"
-    /// What the search field searches (see `SearchIndex`), unless index.md says `search: false`.
+    /// What the search field searches (see `SearchIndex`), unless index.md says `search: false`:
+    /// this file, which names the shards, and the shards, each a run of stations.
     public static let searchIndexPath = "search-index.js"
+
+    /// The stations of each shard of the search index, in line order: runs of 250, longer on a
+    /// line of more than 62,500 stations so that there are never more than 250 shards.
+    public static func searchShards(stationCount: Int) -> [Range<Int>] {
+        let size = max(250, (stationCount + 249) / 250)
+        return stride(from: 0, to: stationCount, by: size).map { $0..<min($0 + size, stationCount) }
+    }
+
+    /// The search index's files: `search-index.js`, then each shard's; none with `search: false`.
+    public static func searchFiles(for site: Site) -> [String] {
+        guard site.search else { return [] }
+        return [searchIndexPath] + searchShards(stationCount: site.line.stations.count).indices.map(searchShardPath)
+    }
+
+    /// The path of the search index's shard `number` (from 0).
+    public static func searchShardPath(_ number: Int) -> String { "search/\(number + 1).js" }
 
     /// Generated files that are not pages: the sitemap and robots.txt, when the site has a base
     /// URL; the default icons, which every page links (unless the content has `assets/icon.png`
@@ -84,7 +101,7 @@ public struct Routes: Sendable {
         var paths = site.baseURL == nil ? [] : ["sitemap.xml", "robots.txt"]
         if site.offline && !themeFiles.contains(where: { $0.outputPath == webManifestPath }) { paths.append(webManifestPath) }
         if site.authorIcon == nil { paths += drawnIcons.map(\.path) }
-        if site.search { paths.append(searchIndexPath) }
+        paths += searchFiles(for: site)
         return paths
     }
 

@@ -578,8 +578,8 @@ package enum DefaultTemplates {
         "search.js": #"""
 // Search over the whole guide: a classic script (no modules, no fetch, no WebAssembly), so it
 // works over http(s), offline, from file:// and inside the single file. The index is
-// search-index.js, written by `ltrain build`, loaded with a <script> element on first use (the
-// single file has it inline). Without JavaScript the field stays hidden.
+// search-index.js and its shards (search/N.js, a run of stations each), written by `ltrain build`,
+// loaded with <script> elements on first use (the single file has them inline). Without JavaScript the field stays hidden.
 // Matching folds case and accents ("gorlitzer" finds "Görlitzer"), takes each word as a prefix
 // of a word of the text, and a run of Chinese, Japanese or Korean characters anywhere in it.
 // Results: station titles, then summaries, then info text (under its heading, linking to it),
@@ -717,21 +717,44 @@ package enum DefaultTemplates {
     form.hidden = false;
     var options = [];
     var active = -1;
-    var pending = false;
+    var whole = null;
+    var requested = {};
+    // The index once every part has arrived: search-index.js, then each shard it names (the
+    // single file has them all inline, under `pages`).
     function index() {
-      return window.ltrainSearchIndex;
+      if (whole) return whole;
+      var root = window.ltrainSearchIndex;
+      if (!root) return null;
+      var pages = root.pages ? root.pages.slice() : [];
+      var shards = window.ltrainSearchShards || {};
+      for (var i = 0; i < root.shards.length; i++) {
+        if (!shards[root.shards[i]]) return null;
+        pages = pages.concat(shards[root.shards[i]]);
+      }
+      whole = { join: root.join, pages: pages.concat(root.checklists) };
+      return whole;
     }
-    // Loads search-index.js once (the single file has it already), then shows the results.
-    function load() {
-      if (index() || pending) return;
-      var source = form.getAttribute("data-search-index");
-      if (!source) return;
-      pending = true;
+    function request(source) {
+      if (requested[source]) return;
+      requested[source] = true;
       var script = document.createElement("script");
-      script.src = source;
-      script.onload = function () { pending = false; show(); };
-      script.onerror = function () { pending = false; };
+      script.src = new URL(source, new URL(form.getAttribute("data-search-index"), document.baseURI)).href;
+      script.onload = function () { load(); if (index()) show(); };
+      script.onerror = function () { requested[source] = false; };
       document.head.appendChild(script);
+    }
+    // Loads search-index.js, then its shards, each once, with <script> elements (no fetch: it
+    // works from file:// too), then shows the results.
+    function load() {
+      if (index()) return;
+      var root = window.ltrainSearchIndex;
+      if (!root) {
+        var source = form.getAttribute("data-search-index");
+        if (source) request(source);
+        return;
+      }
+      var shards = window.ltrainSearchShards || {};
+      for (var i = 0; i < root.shards.length; i++) if (!shards[root.shards[i]]) request(root.shards[i]);
     }
     function choose(position) {
       if (active >= 0 && options[active]) options[active].setAttribute("aria-selected", "false");

@@ -26,6 +26,7 @@ import Testing
 
     static func isKept(_ path: String) -> Bool {
         path.hasSuffix(".html") || ["sitemap.xml", "robots.txt", "manifest.webmanifest", "search-index.js"].contains(path)
+            || (path.hasPrefix("search/") && path.hasSuffix(".js"))
     }
 
     @Test func everyFixtureSiteIsCompared() {

@@ -68,19 +68,21 @@ import Testing
         let site = try TestSite.defaultSite()
         try site.write("content/stations/07-goerlitzer.md", "---\ntitle: Görlitzer </script> \"Bahnhof\"\n---\n## 出口\n\n東口\n")
         try site.build()
-        let script = try site.page("search-index.js")
-        #expect(script.hasPrefix("// Written by ltrain build"))
-        #expect(script.contains("self.ltrainSearchIndex = {\"join\": \"#\", \"pages\": [\n"))
+        let root = try site.page("search-index.js")
+        #expect(root.hasPrefix("// Written by ltrain build"))
+        #expect(root.contains("self.ltrainSearchIndex = {\"join\": \"#\", \"shards\": [\"search/1.js\"], \"checklists\": [\n"))
+        #expect(root.contains("[\"c\",\"Check One\",\"checklists/check-one.html\",[\"Who Hash\","))
+        let script = try site.page("search/1.js")
+        #expect(script.contains("(self.ltrainSearchShards = self.ltrainSearchShards || {})[\"search/1.js\"] = [\n"))
         #expect(!script.contains("</script>"), "the index never closes a script element it is inlined in")
         let lines = script.split(separator: "\n").filter { $0.hasPrefix("[") }
         #expect(lines.first == "[\"s\",\"Eighth Avenue\",\"stations/eighth-avenue.html\",\"The west end of the line, under 14th Street at Eighth Avenue.\"],")
         #expect(lines.contains { $0.hasPrefix("[\"i\",\"Görlitzer \\u003c/script> \\\"Bahnhof\\\"\",\"info/goerlitzer.html\",[[\"出口\",\"section\",\"東口\"]]]") })
         // The heading's id is the one its page gives it (`section`, as the heading has no Latin letter).
         #expect(try site.page("info/goerlitzer.html").contains("<h2 id=\"section\">出口</h2>"))
-        // Stations, then info pages, then checklists.
+        // Stations, then info pages.
         let kinds = lines.map { String($0.prefix(4)) }
-        #expect(kinds == Array(repeating: "[\"s\"", count: 7) + Array(repeating: "[\"i\"", count: 7) + ["[\"c\""])
-        #expect(lines.last?.hasPrefix("[\"c\",\"Check One\",\"checklists/check-one.html\",[") == true)
+        #expect(kinds == Array(repeating: "[\"s\"", count: 7) + Array(repeating: "[\"i\"", count: 7))
         // Every page links the search script; only the index holds the field.
         #expect(try site.page("index.html").contains("data-search-index=\"search-index.js\""))
         #expect(try site.page("stations/union-square.html").contains("<script src=\"../search.js\" defer></script>"))
@@ -96,7 +98,9 @@ import Testing
             let html = try site.page(page)
             #expect(!html.contains("search"), "\(page)")
         }
-        #expect(!(try site.page("offline-files.js")).contains("search-index.js"))
+        let offline = try site.page("offline-files.js")
+        #expect(!offline.contains("search-index.js") && !offline.contains("search/"))
+        #expect(!FileManager.default.fileExists(atPath: site.output + "/search"))
     }
 
     @Test func aRebuildKeepsTheIndexAndABodyEditParsesNoOtherText() throws {
@@ -107,7 +111,7 @@ import Testing
         let path = "content/stations/04-third-avenue.md"
         try site.write(path, try String(contentsOfFile: site.root + "/" + path, encoding: .utf8) + "\nA zebra crossing.\n")
         try site.build()
-        #expect(try site.page("search-index.js").contains("A zebra crossing."))
+        #expect(try site.page("search/1.js").contains("A zebra crossing."))
 
         // In serve, the edited page is rendered and every other text's sections are remembered.
         var options = ServeOptions()
@@ -122,7 +126,7 @@ import Testing
         let edit = preview.rebuild(changed: [site.root + "/" + path])
         #expect(edit.renderedPages == 1 && edit.changedFiles == 2)
         #expect(memory.textsParsed == parsedAtFirst, "no text was parsed for the index alone")
-        let served = String(decoding: preview.servedFiles["search-index.js"] ?? [], as: UTF8.self)
+        let served = String(decoding: preview.servedFiles["search/1.js"] ?? [], as: UTF8.self)
         #expect(served.contains("An okapi."))
         // A new station re-routes the site; the memory goes on, so only the new text is parsed
         // (its info page is rendered too, so none at all).
@@ -131,7 +135,40 @@ import Testing
         #expect(added.problems.isEmpty)
         #expect(preview.searchMemory === memory)
         #expect(memory.textsParsed == parsedAtFirst)
-        #expect(String(decoding: preview.servedFiles["search-index.js"] ?? [], as: UTF8.self).contains("Fresh words."))
+        #expect(String(decoding: preview.servedFiles["search/1.js"] ?? [], as: UTF8.self).contains("Fresh words."))
+    }
+
+    /// Shards are runs of 250 stations, never more than 250 of them; a change rewrites its own.
+    @Test func shardsAreRunsOfStationsAndAnEditRewritesOne() throws {
+        #expect(Routes.searchShards(stationCount: 0).isEmpty)
+        #expect(Routes.searchShards(stationCount: 6) == [0..<6])
+        #expect(Routes.searchShards(stationCount: 501) == [0..<250, 250..<500, 500..<501])
+        #expect(Routes.searchShards(stationCount: 10_000).count == 40)
+        #expect(Routes.searchShards(stationCount: 100_000).count == 250)
+        #expect(Routes.searchShards(stationCount: 100_000).reduce(0) { $0 + $1.count } == 100_000)
+
+        let site = try TestSite.defaultSite()
+        for number in 7...250 {
+            try site.write("content/stations/\(number)-stop-\(number).md", "---\ntitle: Stop \(number)\n---\nWords \(number).\n")
+        }
+        try site.build()
+        #expect(FileSystem.filesBelow(site.output + "/search").sorted() == ["1.js"])
+        // The 251st station opens a second shard, which no page links: the pages that show the new
+        // stations are rendered (every station page, which shows the count; the new info pages;
+        // the index and the 404 page), but no other info page.
+        for number in 251...260 {
+            try site.write("content/stations/\(number)-stop-\(number).md", "---\ntitle: Stop \(number)\n---\nWords \(number).\n")
+        }
+        let grown = try site.build()
+        #expect(grown.rendered <= 260 + 10 + 2, "\(grown.rendered) pages rendered for ten new stations")
+        #expect(FileSystem.filesBelow(site.output + "/search").sorted() == ["1.js", "2.js"])
+        let first = try site.page("search/1.js")
+        try site.write("content/stations/260-stop-260.md", "---\ntitle: Stop 260\n---\nA heron.\n")
+        let edit = try site.build()
+        #expect(edit.written == 3, "the info page, its shard and the offline list")
+        #expect(try site.page("search/1.js") == first)
+        #expect(try site.page("search/2.js").contains("A heron."))
+        #expect(try site.page("search-index.js").contains("\"shards\": [\"search/1.js\",\"search/2.js\"]"))
     }
 
     @Test func theSearchLabelsTakeTheirPlaceholder() throws {

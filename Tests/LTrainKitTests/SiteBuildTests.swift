@@ -127,7 +127,7 @@ import Testing
         let expected: Set<String> = Set(
             ["index.html", "404.html", "style.css", "ltrain.js", "checklists/check-one.html", ".ltrain-manifest",
              "sw.js", "offline-files.js", "manifest.webmanifest", "icons/icon-192.png", "icons/icon-512.png",
-             "icons/apple-touch-icon.png", "search.js", "search-index.js"]
+             "icons/apple-touch-icon.png", "search.js", "search-index.js", "search/1.js"]
                 + Self.lTrain.flatMap { ["stations/\($0.slug).html", "info/\($0.slug).html"] })
         #expect(files == expected, "the output holds exactly the site")
 

@@ -119,7 +119,8 @@ public enum SiteBundle {
     /// inline; nothing when the site has no search or the theme no `search.js`.
     static func searchScripts(_ renderer: PageRenderer, files: InlinedFiles) -> String {
         guard let script = files["search.js"].flatMap({ read($0) }),
-            let index = renderer.searchIndexScript(link: { "#" + BundlePage.id(of: $0) }, fragmentJoin: BundlePage.separator)
+            let index = renderer.searchIndexScript(
+                links: SearchIndex.Links(page: { "#" + BundlePage.id(of: $0) }, fragmentJoin: BundlePage.separator))
         else { return "" }
         return "<script>\n" + closingTagsEscaped(String(decoding: index, as: UTF8.self), element: "script") + "</script>\n"
             + "<script>\n" + closingTagsEscaped(String(decoding: script, as: UTF8.self), element: "script") + "</script>\n"

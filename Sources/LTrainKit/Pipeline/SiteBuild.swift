@@ -454,12 +454,13 @@ public enum SiteBuild {
         }
         var files: [(path: String, bytes: [UInt8])] = []
         var keyed = pages
+        let searchKeys = Dictionary(renderer.searchFiles().map { ($0.path, $0.key) }, uniquingKeysWith: { first, _ in first })
         for path in Routes.generatedFiles(for: prepared.site, themeFiles: prepared.staticFiles) {
             if let key = AppIcon.key(for: path) {
                 keyed.append((path, key))
                 continue
             }
-            if path == Routes.searchIndexPath, let key = renderer.searchIndexKey {
+            if let key = searchKeys[path] {
                 keyed.append((path, key))
                 continue
             }
@@ -500,11 +501,25 @@ public enum SiteBuild {
         package var notices: [TextNotices] = []
     }
 
-    /// Writes the search index when its inputs changed since the sink's last (see `SearchIndex`).
+    /// Writes each file of the search index whose inputs changed since the sink's last (see
+    /// `SearchIndex`), on every core, one shard at a time.
     private static func writeSearchIndex(_ renderer: PageRenderer, into output: some PageSink) throws(Diagnostic) {
-        guard let key = renderer.searchIndexKey, output.reuse(Routes.searchIndexPath, key: key) == nil else { return }
-        guard let script = renderer.searchIndexScript() else { return }
-        try output.write(script, to: Routes.searchIndexPath, key: key, ids: [], links: [])
+        let files = renderer.searchFiles()
+        let problems = concurrentMap(files.count) { index -> Diagnostic? in
+            let (path, key) = files[index]
+            guard output.reuse(path, key: key) == nil else { return nil }
+            do throws(Diagnostic) {
+                guard let bytes = renderer.searchFile(path) else {
+                    throw Diagnostic.error("could not make \(path)", hint: "this is a bug in ltrain; please report it")
+                }
+                try output.write(bytes, to: path, key: key, ids: [], links: [])
+                return nil
+            } catch {
+                return error
+            }
+        }
+        renderer.forgetRemovedStations()
+        if let problem = problems.compactMap({ $0 }).first { throw problem }
     }
 
     /// Makes a generated file (see `Routes.generatedFiles`) and writes it; an icon drawn from the
@@ -547,7 +562,8 @@ public enum SiteBuild {
                 for: renderer.pages.map { routes.path(of: $0) } + prepared.copiedFiles.map(\.outputPath) + listed)
         }
         // The search index is made after the pages, whose render cuts their texts for it.
-        let generated = listed.filter { $0 != Routes.searchIndexPath }
+        let searchPaths = Set(Routes.searchFiles(for: prepared.site))
+        let generated = listed.filter { !searchPaths.contains($0) }
 
         let files = routes.outputPaths
         let results = Mutex([PageCheck?](repeating: nil, count: pages.count))
