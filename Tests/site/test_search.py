@@ -236,3 +236,29 @@ def test_search_false_turns_it_off(tmp_path):
     for page in ["index.html", "stations/union-square.html", "info/union-square.html"]:
         html = (output / page).read_text(encoding="utf-8")
         assert "data-search" not in html and "search.js" not in html, page
+
+
+def test_a_line_of_several_shards_is_searched_whole_from_file(tmp_path, driver):
+    """300 stations make two shards; a station of the second is found, from file:// and in the
+    single file, and its info page's heading is linked."""
+    site = search_site(tmp_path)
+    for number in range(10, 301):
+        (site / "content" / "stations" / f"{number:03}-stop-{number}.md").write_text(
+            f"---\ntitle: Stop {number}\n---\n## Platform {number}\n\nA kiosk sells paper number {number}.\n",
+            encoding="utf-8")
+    output = build_site(site)
+    assert sorted(p.name for p in (output / "search").iterdir()) == ["1.js", "2.js"]
+    driver.get(file_url(output, "index.html"))
+    found = search_for(driver, "stop 299")
+    assert found[0][0] == "Stop 299", found
+    found = search_for(driver, "paper number 287")
+    assert found[0][0] == "Stop 287 · Platform 287" and found[0][1] == "info/stop-287.html#platform-287", found
+    loaded = driver.execute_script(
+        "return Array.from(document.scripts).map(s => s.getAttribute('src')).filter(s => s && /search/.test(s))")
+    assert sorted(src.split("/_site/")[-1] for src in loaded) \
+        == ["search-index.js", "search.js", "search/1.js", "search/2.js"], loaded
+    bundle = tmp_path / "guide.html"
+    run_ltrain("bundle", "--output", str(bundle), cwd=site)
+    driver.get(bundle.as_uri())
+    found = search_for(driver, "paper number 287")
+    assert found[0][1] == "#info-stop-287.platform-287", found
