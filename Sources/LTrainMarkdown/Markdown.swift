@@ -57,8 +57,21 @@ public struct MarkdownSection: Sendable, Equatable {
     public var heading: String
     /// The heading's id, as the rendered HTML has it (nil for the part before the first heading).
     public var id: String?
-    /// The words of the part (code included, raw HTML not), with runs of white space made one space.
-    public var text: String
+    /// The words of the part (code included, raw HTML not), with runs of white space made one
+    /// space, as UTF-8: the index copies them as they are.
+    public var utf8: [UInt8]
+    /// `utf8` as text.
+    public var text: String { String(decoding: utf8, as: UTF8.self) }
+
+    public init(heading: String, id: String?, utf8: [UInt8]) {
+        self.heading = heading
+        self.id = id
+        self.utf8 = utf8
+    }
+
+    public init(heading: String, id: String?, text: String) {
+        self.init(heading: heading, id: id, utf8: Array(text.utf8))
+    }
 }
 
 /// A document's first list split off: the rest of the document, and each item of the list.
@@ -428,13 +441,13 @@ public enum Markdown {
         func sections(ids: [String]) -> [MarkdownSection] {
             var sections: [MarkdownSection] = []
             for (index, run) in sectionTexts.enumerated() {
-                let words = run.text
+                let words = run.utf8
                 if index == 0 {
-                    if !words.isEmpty { sections.append(MarkdownSection(heading: "", id: nil, text: words)) }
+                    if !words.isEmpty { sections.append(MarkdownSection(heading: "", id: nil, utf8: words)) }
                     continue
                 }
                 let heading = index - 1 < headings.count ? Markdown.collapsingWhiteSpace(headings[index - 1].text) : ""
-                sections.append(MarkdownSection(heading: heading, id: index - 1 < ids.count ? ids[index - 1] : nil, text: words))
+                sections.append(MarkdownSection(heading: heading, id: index - 1 < ids.count ? ids[index - 1] : nil, utf8: words))
             }
             return sections
         }
@@ -534,7 +547,8 @@ public enum Markdown {
             func isSpace(_ byte: UInt8) -> Bool {
                 byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D || byte == 0x0C
             }
-            // Each word is copied whole: a section's text is most of a site's text.
+            // Copied a run at a time, a run going on over single spaces between words (most of a
+            // literal is one run): a section's text is most of a site's text.
             var index = 0
             while index < text.count {
                 if isSpace(text[index]) {
@@ -543,7 +557,17 @@ public enum Markdown {
                     continue
                 }
                 var end = index + 1
-                while end < text.count && !isSpace(text[end]) { end += 1 }
+                while end < text.count {
+                    if end + 9 <= text.count, let base = text.baseAddress, !Self.mayEndRun(base + end) {
+                        end += 8
+                    } else if !isSpace(text[end]) {
+                        end += 1
+                    } else if text[end] == 0x20 && end + 1 < text.count && !isSpace(text[end + 1]) {
+                        end += 2
+                    } else {
+                        break
+                    }
+                }
                 if pendingSpace {
                     bytes.append(0x20)
                     pendingSpace = false
@@ -560,6 +584,23 @@ public enum Markdown {
             case CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK: appendSpace()
             default: break
             }
+        }
+
+        var utf8: [UInt8] { bytes }
+
+        /// Whether a run may end among the eight bytes at `start`: one of them is below 0x20 (all
+        /// white space but the space is), or a space followed by a byte up to 0x20. Tested on all
+        /// eight at once, with the byte after them: `(x - n…) & ~x & 0x80…` flags every byte of `x`
+        /// below `n` (and may flag more, which only sends those bytes the slow way).
+        @inline(__always)
+        private static func mayEndRun(_ start: UnsafePointer<UInt8>) -> Bool {
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            let word = UnsafeRawPointer(start).loadUnaligned(as: UInt64.self)
+            let next = UnsafeRawPointer(start + 1).loadUnaligned(as: UInt64.self)
+            func below(_ x: UInt64, _ n: UInt64) -> UInt64 { (x &- ones &* n) & ~x & highs }
+            let spaces = below(word ^ (ones &* 0x20), 1)
+            return below(word, 0x20) != 0 || spaces & below(next, 0x21) != 0
         }
 
         /// cmark's literals are UTF-8 from a Swift String, so nothing is repaired.

@@ -250,7 +250,24 @@ public struct PageRenderer: Sendable {
             return SearchIndex.root(site: site, shardPaths: shards.indices.map(Routes.searchShardPath), links: links)
         }
         guard let number = shards.indices.first(where: { Routes.searchShardPath($0) == path }) else { return nil }
+        return searchShard(number, links: links)
+    }
+
+    /// The bytes of shard `number` (from 0) of the search index; nil without search or past the last.
+    package func searchShard(_ number: Int, links: SearchIndex.Links = SearchIndex.Links()) -> [UInt8]? {
+        guard searchMemory != nil else { return nil }
+        let shards = Routes.searchShards(stationCount: site.line.stations.count)
+        guard shards.indices.contains(number) else { return nil }
+        let path = Routes.searchShardPath(number)
         return SearchIndex.shard(path: path, entries: searchEntries(in: shards[number], links: links), range: shards[number])
+    }
+
+    /// Lets go of the sections kept for the stations of shard `number` (a build that has written
+    /// it needs them no more; a preview keeps them for the next version).
+    package func forgetSearchSections(ofShard number: Int) {
+        let shards = Routes.searchShards(stationCount: site.line.stations.count)
+        guard let memory = searchMemory, shards.indices.contains(number) else { return }
+        memory.forgetSections(of: shards[number].map { site.line.stations[$0].slug })
     }
 
     /// The whole index as one script, every shard's entries inside it: for the single file.

@@ -84,6 +84,12 @@ public enum SearchIndex {
             return hash
         }
 
+        func forgetSections(of slugs: [String]) {
+            entries.withLock { entries in
+                for slug in slugs { entries[slug]?.sections = nil }
+            }
+        }
+
         func countParse() {
             parsed.wrappingAdd(1, ordering: .relaxed)
         }
@@ -165,7 +171,13 @@ public enum SearchIndex {
     package static func entries(
         of stations: [Station], in range: Range<Int>, infoSections: (Int) -> [MarkdownSection], links: Links
     ) -> [UInt8] {
+        let sectionsOfRange = range.map(infoSections)
         var bytes: [UInt8] = []
+        // Sized once: the texts are most of the bytes, and growing by doubling copied them again.
+        bytes.reserveCapacity(
+            sectionsOfRange.reduce(range.count * 256) { total, sections in
+                sections.reduce(total) { $0 + $1.utf8.count + $1.heading.utf8.count + 64 }
+            })
         for index in range {
             if index > range.lowerBound { bytes += Array(",\n".utf8) }
             bytes += line("s", stations[index].title, links.page(Routes.outputPath(of: .station(slug: stations[index].slug))))
@@ -177,9 +189,15 @@ public enum SearchIndex {
             bytes += Array(",\n".utf8)
             bytes += line("i", stations[index].title, links.page(Routes.outputPath(of: .info(slug: stations[index].slug))))
             bytes += Array(",[".utf8)
-            for (position, section) in infoSections(index).enumerated() {
+            for (position, section) in sectionsOfRange[index - range.lowerBound].enumerated() {
                 if position > 0 { bytes.append(UInt8(ascii: ",")) }
-                appendList([section.heading, section.id ?? "", section.text], to: &bytes)
+                bytes.append(UInt8(ascii: "["))
+                JSONText.appendQuoted(section.heading, to: &bytes)
+                bytes.append(UInt8(ascii: ","))
+                JSONText.appendQuoted(section.id ?? "", to: &bytes)
+                bytes.append(UInt8(ascii: ","))
+                section.utf8.withUnsafeBufferPointer { JSONText.appendQuoted($0, to: &bytes) }
+                bytes.append(UInt8(ascii: "]"))
             }
             bytes += Array("]]".utf8)
         }

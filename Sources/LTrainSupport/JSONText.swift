@@ -21,6 +21,20 @@ package enum JSONText {
         text.withUTF8 { appendQuoted($0, to: &bytes) }
     }
 
+    /// Whether any of the eight bytes is one `appendQuoted` escapes (a control character, `"`, `\`,
+    /// `<`) or the lead byte of U+2028/U+2029 (0xE2), tested on all eight at once: a byte of
+    /// `word ^ repeated(c)` is zero where the byte is `c`, and `(x - 0x01…) & ~x & 0x80…` is
+    /// nonzero exactly when some byte of `x` is zero (or, with 0x20…, below 0x20).
+    @inline(__always)
+    static func mayNeedEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZero(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
+        let below20 = (word &- ones &* 0x20) & ~word & highs != 0
+        return below20 || hasZero(word ^ (ones &* 0x22)) || hasZero(word ^ (ones &* 0x5C))
+            || hasZero(word ^ (ones &* 0x3C)) || hasZero(word ^ (ones &* 0xE2))
+    }
+
     package static func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
         let hex = hexDigits
         bytes.append(UInt8(ascii: "\""))
@@ -33,6 +47,13 @@ package enum JSONText {
             runStart = index
         }
         while index < utf8.count {
+            // Most text needs no escape: passed eight bytes at a time.
+            if index + 8 <= utf8.count, let base = utf8.baseAddress,
+                !mayNeedEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            {
+                index += 8
+                continue
+            }
             let byte = utf8[index]
             switch byte {
             case UInt8(ascii: "\""): escape("\\\"", length: 1)

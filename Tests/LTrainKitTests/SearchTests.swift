@@ -64,6 +64,49 @@ import Testing
         #expect(JSONText.quoted("\u{2020}\u{20AC}") == "\"\u{2020}\u{20AC}\"")
     }
 
+    /// The escape rule, one scalar at a time, as the reference for the quoting's fast path (eight
+    /// bytes at a time), with every special character at every offset of those eight.
+    @Test func quotingEscapesTheSameAsTheRuleAtEveryOffset() {
+        func reference(_ text: String) -> String {
+            var out = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                case "\r": out += "\\r"
+                case "\t": out += "\\t"
+                case "<": out += "\\u003c"
+                case "\u{2028}": out += "\\u2028"
+                case "\u{2029}": out += "\\u2029"
+                case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+                default: out.unicodeScalars.append(scalar)
+                }
+            }
+            return out + "\""
+        }
+        let pieces = ["a", "bcdefgh", "é", "東", "\"", "\\", "<", "\n", "\t", "\u{1}", "\u{1f}", "\u{2028}", "\u{2029}", "\u{20AC}", " ", "~\u{7f}"]
+        var random = ServeEquivalenceTests.Random(state: 30)
+        for _ in 0..<3_000 {
+            let text = (0..<random.next(25)).map { _ in pieces[random.next(pieces.count)] }.joined()
+            #expect(JSONText.quoted(text) == reference(text), "\(Array(text.utf8))")
+        }
+    }
+
+    /// White space made one space, as the reference (split at white space, joined with one
+    /// space), for the run copy's fast path (eight bytes at a time), in code, where the text
+    /// keeps its own spaces, tabs and line ends.
+    @Test func sectionTextsCollapseWhiteSpaceAsTheRuleSays() {
+        let pieces = ["w", "word", "longerwordthaneight", " ", "  ", "\t", " \t ", "\u{c}", "\r", "é", "東京", "\u{1}"]
+        var random = ServeEquivalenceTests.Random(state: 25)
+        for _ in 0..<2_000 {
+            let code = (0...random.next(30)).map { _ in pieces[random.next(pieces.count)] }.joined()
+            let sections = Markdown.sections(of: "```\n" + code + "\n```\n")
+            let words = code.split(whereSeparator: { " \t\n\r\u{c}".contains($0) }).joined(separator: " ")
+            #expect(sections.map(\.text) == (words.isEmpty ? [] : [words]), "\(Array(code.utf8))")
+        }
+    }
+
     @Test func theBuildWritesTheIndexInTheGuidesOrder() throws {
         let site = try TestSite.defaultSite()
         try site.write("content/stations/07-goerlitzer.md", "---\ntitle: Görlitzer </script> \"Bahnhof\"\n---\n## 出口\n\n東口\n")
@@ -169,6 +212,38 @@ import Testing
         #expect(try site.page("search/1.js") == first)
         #expect(try site.page("search/2.js").contains("A heron."))
         #expect(try site.page("search-index.js").contains("\"shards\": [\"search/1.js\",\"search/2.js\"]"))
+    }
+
+    /// A build writes each shard once its info pages are done and lets go of their sections (it
+    /// holds a few shards' texts, not the site's); the shards are the very bytes the preview makes
+    /// after every page, keeping every section for its next version.
+    @Test func aBuildWritesEachShardOnceItsPagesAreDoneAndKeepsNoText() throws {
+        let site = try TestSite.defaultSite()
+        for number in 7...260 {
+            try site.write("content/stations/\(number)-stop-\(number).md", "---\ntitle: Stop \(number)\n---\n## Words\n\nWords \(number).\n")
+        }
+        try site.build()
+        var options = ServeOptions()
+        options.contentDirectory = site.content
+        options.templatesDirectory = site.templates
+        let preview = PreviewSession(options: options)
+        #expect(preview.rebuild().problems.isEmpty)
+        for path in ["search-index.js", "search/1.js", "search/2.js"] {
+            #expect(try site.page(path) == String(decoding: preview.servedFiles[path] ?? [], as: UTF8.self), "\(path)")
+        }
+
+        let prepared = try PreparedSite.prepare(content: site.content, templates: site.templates)
+        var clock = PhaseClock(enabled: false)
+        let output = MemorySite()
+        _ = try SiteBuild.render(prepared, into: output, jobs: 2, keepsSearchSections: false, clock: &clock)
+        _ = output.commit()
+        #expect(output.file(at: "search/2.js") != nil)
+        let stations = prepared.site.line.stations
+        let memory = try #require(prepared.renderer.searchMemory)
+        #expect(stations.allSatisfy { memory.sections(slug: $0.slug, text: $0.info.body.text) == nil })
+        #expect(memory.textsParsed == 0, "every text was cut by its page's render")
+        let kept = try #require(preview.searchMemory)
+        #expect(stations.allSatisfy { kept.sections(slug: $0.slug, text: $0.info.body.text) != nil })
     }
 
     @Test func theSearchLabelsTakeTheirPlaceholder() throws {

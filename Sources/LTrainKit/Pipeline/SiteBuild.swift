@@ -358,7 +358,9 @@ public enum SiteBuild {
         // Execute, then commit.
         let result: RenderResult
         do throws(BuildFailure) {
-            result = try render(prepared, into: output, jobs: options.jobs, progress: options.progress, clock: &clock)
+            result = try render(
+                prepared, into: output, jobs: options.jobs, keepsSearchSections: false, progress: options.progress,
+                clock: &clock)
         } catch {
             // The render stopped (a broken link, a template error): its notices are looked for now.
             throw error.adding(warnings: noticesAdded(to: prepared, found: []))
@@ -503,8 +505,10 @@ public enum SiteBuild {
 
     /// Writes each file of the search index whose inputs changed since the sink's last (see
     /// `SearchIndex`), on every core, one shard at a time.
-    private static func writeSearchIndex(_ renderer: PageRenderer, into output: some PageSink) throws(Diagnostic) {
-        let files = renderer.searchFiles()
+    private static func writeSearchIndex(
+        _ renderer: PageRenderer, into output: some PageSink, except done: Set<String> = []
+    ) throws(Diagnostic) {
+        let files = renderer.searchFiles().filter { !done.contains($0.path) }
         let problems = concurrentMap(files.count) { index -> Diagnostic? in
             let (path, key) = files[index]
             guard output.reuse(path, key: key) == nil else { return nil }
@@ -539,9 +543,11 @@ public enum SiteBuild {
     /// files (sitemap, manifest, icons) made alongside; then copies the other files and checks
     /// every link into another page's fragment. Pages outside the scope (and,
     /// with a plan of some pages, every other file) are left as the sink has them.
+    /// `keepsSearchSections: false` (a build, which has no next version): each shard of the search
+    /// index is written as soon as its info pages are, and their sections let go of.
     package static func render(
         _ prepared: PreparedSite, plan: SitePlan = .everyPage, into output: some PageSink, jobs: Int,
-        progress: (@Sendable (Int, Int) -> Void)? = nil, clock: inout PhaseClock
+        keepsSearchSections: Bool = true, progress: (@Sendable (Int, Int) -> Void)? = nil, clock: inout PhaseClock
     ) throws(BuildFailure) -> RenderResult {
         let renderer = prepared.renderer
         let routes = prepared.routes
@@ -561,9 +567,12 @@ public enum SiteBuild {
             try output.prepare(
                 for: renderer.pages.map { routes.path(of: $0) } + prepared.copiedFiles.map(\.outputPath) + listed)
         }
-        // The search index is made after the pages, whose render cuts their texts for it.
+        // The search index is made from the pages' render, which cuts their texts for it: each shard
+        // once its info pages are done (`SearchShardWriter`), or all after the pages.
         let searchPaths = Set(Routes.searchFiles(for: prepared.site))
         let generated = listed.filter { !searchPaths.contains($0) }
+        let searchShards = !keepsSearchSections && scope == .everyPage
+            ? SearchShardWriter(renderer: renderer, pages: pages, output: output) : nil
 
         let files = routes.outputPaths
         let results = Mutex([PageCheck?](repeating: nil, count: pages.count))
@@ -607,6 +616,7 @@ public enum SiteBuild {
                         if let ids = output.reuse(outputPath, key: key) {
                             // Rendered from the same inputs last time, and all its links were fine then.
                             checks.append((index, PageCheck(outputPath: outputPath, ids: Set(ids))))
+                            try searchShards?.pageDone(index, renderer: renderer, into: output)
                             continue
                         }
                         let page = try renderer.render(inputs)
@@ -628,6 +638,7 @@ public enum SiteBuild {
                             key: check.fragmentLinks.isEmpty ? writtenKey : nil,
                             ids: check.ids.sorted(), links: links)
                         checks.append((index, check))
+                        try searchShards?.pageDone(index, renderer: renderer, into: output)
                     } catch {
                         failures.append(error)
                     }
@@ -651,7 +662,7 @@ public enum SiteBuild {
         clock.lap("render and write \(pages.count) pages")
         var log = problems.withLock { $0 }
         do throws(Diagnostic) {
-            try writeSearchIndex(renderer, into: output)
+            try writeSearchIndex(renderer, into: output, except: searchShards?.done ?? [])
         } catch {
             log.report(error)
         }
