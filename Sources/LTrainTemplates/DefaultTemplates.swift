@@ -590,8 +590,12 @@ package enum DefaultTemplates {
   "use strict";
   var LIMIT = 50;
   var CJK = /[\u1100-\u11ff\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f]/;
+  var NOT_ASCII = /[^\x00-\x7f]/;
   function fold(text) {
-    return String(text).normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+    text = String(text);
+    // ASCII has no accent to take off, only case (and most of many guides' text is ASCII).
+    if (!NOT_ASCII.test(text)) return text.toLowerCase();
+    return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
   }
   function isWordCharacter(character) {
     return /[\p{L}\p{N}]/u.test(character);
@@ -611,10 +615,9 @@ package enum DefaultTemplates {
     var end = at + word.length;
     return end >= text.length || !isWordCharacter(text.charAt(end)) || CJK.test(word);
   }
-  // How well `text` holds every word: 0 it is the query, 1 every word whole, 2 every word as a
-  // prefix; null when a word is missing.
-  function grade(text, words, query) {
-    var folded = fold(text);
+  // How well `folded` (a text folded once, when the index arrived) holds every word: 0 it is the
+  // query, 1 every word whole, 2 every word as a prefix; null when a word is missing.
+  function grade(folded, words, query) {
     if (folded.trim() === query) return 0;
     var whole = true;
     for (var i = 0; i < words.length; i++) {
@@ -669,33 +672,31 @@ package enum DefaultTemplates {
     var pages = index.pages;
     for (var i = 0; i < pages.length; i++) {
       var page = pages[i];
-      var kind = page[0], title = page[1], href = page[2];
-      if (kind === "s") {
-        var byTitle = grade(title, words, folded);
-        if (byTitle !== null) add(0, byTitle, title, href, page[3] || "");
-        else if (page[3]) {
-          var bySummary = grade(page[3], words, folded);
-          if (bySummary !== null) add(1, bySummary, title, href, page[3]);
+      if (page.kind === "s") {
+        var byTitle = grade(page.foldedTitle, words, folded);
+        if (byTitle !== null) add(0, byTitle, page.title, page.href, page.summary);
+        else if (page.summary) {
+          var bySummary = grade(page.foldedSummary, words, folded);
+          if (bySummary !== null) add(1, bySummary, page.title, page.href, page.summary);
         }
-      } else if (kind === "i") {
-        var sections = page[3];
-        for (var s = 0; s < sections.length; s++) {
-          var section = sections[s];
-          var quality = grade(section[0] + " " + section[2], words, folded);
+      } else if (page.kind === "i") {
+        for (var s = 0; s < page.sections.length; s++) {
+          var section = page.sections[s];
+          var quality = grade(section.folded, words, folded);
           if (quality === null) continue;
-          add(2, quality, title, section[1] ? href + index.join + section[1] : href, section[2], section[0]);
+          add(2, quality, page.title, section.id ? page.href + index.join + section.id : page.href, section.text, section.heading);
           break;
         }
-      } else if (kind === "c") {
-        var checklistQuality = grade(title, words, folded);
+      } else if (page.kind === "c") {
+        var checklistQuality = grade(page.foldedTitle, words, folded);
         var row = "";
         if (checklistQuality === null) {
-          for (var r = 0; r < page[3].length; r++) {
-            checklistQuality = grade(page[3][r], words, folded);
-            if (checklistQuality !== null) { row = page[3][r]; break; }
+          for (var r = 0; r < page.rows.length; r++) {
+            checklistQuality = grade(page.rows[r].folded, words, folded);
+            if (checklistQuality !== null) { row = page.rows[r].text; break; }
           }
         }
-        if (checklistQuality !== null) add(3, checklistQuality, title, href, row);
+        if (checklistQuality !== null) add(3, checklistQuality, page.title, page.href, row);
       }
     }
     results.sort(function (a, b) {
@@ -703,6 +704,24 @@ package enum DefaultTemplates {
     });
     results.words = words;
     return results;
+  }
+
+  // An entry of the index as search() reads it, every text folded once, here, rather than on
+  // every keystroke.
+  function prepared(entry) {
+    var page = { kind: entry[0], title: entry[1], href: entry[2] };
+    if (page.kind !== "i") page.foldedTitle = fold(page.title);
+    if (page.kind === "s") {
+      page.summary = entry[3] || "";
+      page.foldedSummary = fold(page.summary);
+    } else if (page.kind === "i") {
+      page.sections = entry[3].map(function (section) {
+        return { heading: section[0], id: section[1], text: section[2], folded: fold(section[0] + " " + section[2]) };
+      });
+    } else if (page.kind === "c") {
+      page.rows = entry[3].map(function (row) { return { text: row, folded: fold(row) }; });
+    }
+    return page;
   }
 
   function labelled(form, name, count) {
@@ -725,21 +744,35 @@ package enum DefaultTemplates {
       if (whole) return whole;
       var root = window.ltrainSearchIndex;
       if (!root) return null;
-      var pages = root.pages ? root.pages.slice() : [];
-      var shards = window.ltrainSearchShards || {};
+      var pages = (root.pages || []).map(prepared);
       for (var i = 0; i < root.shards.length; i++) {
-        if (!shards[root.shards[i]]) return null;
-        pages = pages.concat(shards[root.shards[i]]);
+        var shard = preparedShard(root.shards[i]);
+        if (!shard) return null;
+        pages = pages.concat(shard);
       }
-      whole = { join: root.join, pages: pages.concat(root.checklists) };
+      whole = { join: root.join, pages: pages.concat(root.checklists.map(prepared)) };
       return whole;
+    }
+    // A shard's entries, prepared as soon as it arrives (while the others load).
+    var preparedShards = {};
+    function preparedShard(source) {
+      if (!preparedShards[source]) {
+        var entries = (window.ltrainSearchShards || {})[source];
+        if (!entries) return null;
+        preparedShards[source] = entries.map(prepared);
+      }
+      return preparedShards[source];
     }
     function request(source) {
       if (requested[source]) return;
       requested[source] = true;
       var script = document.createElement("script");
       script.src = new URL(source, new URL(form.getAttribute("data-search-index"), document.baseURI)).href;
-      script.onload = function () { load(); if (index()) show(); };
+      script.onload = function () {
+        preparedShard(source);
+        load();
+        if (index()) show();
+      };
       script.onerror = function () { requested[source] = false; };
       document.head.appendChild(script);
     }
