@@ -1,7 +1,9 @@
 // Search over the whole guide: a classic script (no modules, no fetch, no WebAssembly), so it
 // works over http(s), offline, from file:// and inside the single file. The index is
 // search-index.js and its shards (search/N.js, a run of stations each), written by `ltrain build`,
-// loaded with <script> elements on first use (the single file has them inline). Without JavaScript the field stays hidden.
+// loaded in line order with <script> elements on first use (the single file has them inline);
+// results show as the shards arrive, and the count once they are all in. Without JavaScript the
+// field stays hidden.
 // Matching folds case and accents ("gorlitzer" finds "Görlitzer"), takes each word as a prefix
 // of a word of the text, and a run of Chinese, Japanese or Korean characters anywhere in it.
 // Results: station titles, then summaries, then info text (under its heading, linking to it),
@@ -81,32 +83,50 @@
     }
     return fragment;
   }
-  // Every result for `query`, ranked.
-  function search(index, query) {
+  // Every result for `query` in what has arrived of the index, ranked. `memo` keeps each part's
+  // results for the query, so a part that arrives later is the only one searched then.
+  function search(index, query, memo) {
     var folded = fold(query).trim().replace(/\s+/g, " ");
     if (!folded) return [];
     var words = folded.split(" ");
-    var results = [];
-    var order = 0;
-    function add(tier, quality, title, href, text, heading) {
-      results.push({ tier: tier, quality: quality, order: order++, title: title, href: href, text: text, heading: heading });
+    if (memo.query !== folded) {
+      memo.query = folded;
+      memo.byPart = {};
     }
-    var pages = index.pages;
+    var results = [];
+    for (var p = 0; p < index.parts.length; p++) {
+      var part = index.parts[p];
+      if (!memo.byPart[part.number]) memo.byPart[part.number] = searchPart(part, words, folded, index.join);
+      Array.prototype.push.apply(results, memo.byPart[part.number]);
+    }
+    results.sort(function (a, b) {
+      return a.tier - b.tier || a.quality - b.quality || a.order - b.order;
+    });
+    results.words = words;
+    return results;
+  }
+  // The results in one part of the index; `order` is the guide's (parts are numbered in line order).
+  function searchPart(part, words, folded, join) {
+    var results = [];
+    var pages = part.pages;
+    function add(tier, quality, position, title, href, text, heading) {
+      results.push({ tier: tier, quality: quality, order: part.number * 1048576 + position, title: title, href: href, text: text, heading: heading });
+    }
     for (var i = 0; i < pages.length; i++) {
       var page = pages[i];
       if (page.kind === "s") {
         var byTitle = grade(page.foldedTitle, words, folded);
-        if (byTitle !== null) add(0, byTitle, page.title, page.href, page.summary);
+        if (byTitle !== null) add(0, byTitle, i, page.title, page.href, page.summary);
         else if (page.summary) {
           var bySummary = grade(page.foldedSummary, words, folded);
-          if (bySummary !== null) add(1, bySummary, page.title, page.href, page.summary);
+          if (bySummary !== null) add(1, bySummary, i, page.title, page.href, page.summary);
         }
       } else if (page.kind === "i") {
         for (var s = 0; s < page.sections.length; s++) {
           var section = page.sections[s];
           var quality = grade(section.folded, words, folded);
           if (quality === null) continue;
-          add(2, quality, page.title, section.id ? page.href + index.join + section.id : page.href, section.text, section.heading);
+          add(2, quality, i, page.title, section.id ? page.href + join + section.id : page.href, section.text, section.heading);
           break;
         }
       } else if (page.kind === "c") {
@@ -118,13 +138,9 @@
             if (checklistQuality !== null) { row = page.rows[r].text; break; }
           }
         }
-        if (checklistQuality !== null) add(3, checklistQuality, page.title, page.href, row);
+        if (checklistQuality !== null) add(3, checklistQuality, i, page.title, page.href, row);
       }
     }
-    results.sort(function (a, b) {
-      return a.tier - b.tier || a.quality - b.quality || a.order - b.order;
-    });
-    results.words = words;
     return results;
   }
 
@@ -158,58 +174,83 @@
     form.hidden = false;
     var options = [];
     var active = -1;
-    var whole = null;
     var requested = {};
-    // The index once every part has arrived: search-index.js, then each shard it names (the
-    // single file has them all inline, under `pages`).
+    var inFlight = 0;
+    var memo = {};
+    // What has arrived so far, as search() reads it: the root's checklists and inline pages (the
+    // single file has every entry there), then each shard that is in, in line order (a shard
+    // still on its way, or lost, leaves a gap); `settled` once no shard is on its way.
     function index() {
-      if (whole) return whole;
       var root = window.ltrainSearchIndex;
       if (!root) return null;
-      var pages = (root.pages || []).map(prepared);
+      var parts = [{ number: 0, pages: preparedPart("", root.pages || []) }];
+      var settled = inFlight === 0;
       for (var i = 0; i < root.shards.length; i++) {
         var shard = preparedShard(root.shards[i]);
-        if (!shard) return null;
-        pages = pages.concat(shard);
+        if (shard) parts.push({ number: i + 1, pages: shard });
+        else if (!requested[root.shards[i]]) settled = false;
       }
-      whole = { join: root.join, pages: pages.concat(root.checklists.map(prepared)) };
-      return whole;
+      parts.push({ number: root.shards.length + 1, pages: preparedPart(" checklists", root.checklists) });
+      return { join: root.join, parts: parts, settled: settled };
     }
-    // A shard's entries, prepared as soon as it arrives (while the others load).
-    var preparedShards = {};
+    // Each part's entries, prepared (folded) once, as soon as it arrives.
+    var preparedParts = {};
+    function preparedPart(name, entries) {
+      if (!preparedParts[name]) preparedParts[name] = entries.map(prepared);
+      return preparedParts[name];
+    }
     function preparedShard(source) {
-      if (!preparedShards[source]) {
-        var entries = (window.ltrainSearchShards || {})[source];
-        if (!entries) return null;
-        preparedShards[source] = entries.map(prepared);
-      }
-      return preparedShards[source];
+      var entries = (window.ltrainSearchShards || {})[source];
+      return entries ? preparedPart(source, entries) : null;
     }
     function request(source) {
       if (requested[source]) return;
       requested[source] = true;
+      inFlight++;
       var script = document.createElement("script");
       script.src = new URL(source, new URL(form.getAttribute("data-search-index"), document.baseURI)).href;
       script.onload = function () {
+        inFlight--;
         preparedShard(source);
         load();
-        if (index()) show();
+        showSoon();
       };
-      script.onerror = function () { requested[source] = false; };
+      // A shard that does not load leaves its gap; the others are still searched.
+      script.onerror = function () {
+        inFlight--;
+        load();
+        showSoon();
+      };
       document.head.appendChild(script);
     }
-    // Loads search-index.js, then its shards, each once, with <script> elements (no fetch: it
-    // works from file:// too), then shows the results.
+    // Loads search-index.js, then its shards in line order, each once, with <script> elements (no
+    // fetch: it works from file:// too), six at a time: as many as a browser opens to one host
+    // over HTTP/1.1, and over HTTP/2 few enough that the first shards do not share the bandwidth
+    // with all the others.
     function load() {
-      if (index()) return;
       var root = window.ltrainSearchIndex;
       if (!root) {
         var source = form.getAttribute("data-search-index");
         if (source) request(source);
         return;
       }
-      var shards = window.ltrainSearchShards || {};
-      for (var i = 0; i < root.shards.length; i++) if (!shards[root.shards[i]]) request(root.shards[i]);
+      for (var i = 0; i < root.shards.length && inFlight < 6; i++) request(root.shards[i]);
+    }
+    // Results are shown as the shards arrive: at once while none is shown (the first ones), then
+    // at most every 200 ms, and when the last is in; the option chosen stays chosen.
+    var lastShown = 0;
+    var timer = null;
+    function showSoon() {
+      if (!field.value.trim()) return;
+      var current = index();
+      var wait = (current && current.settled) || !options.length ? 0 : Math.max(0, lastShown + 200 - Date.now());
+      if (wait === 0) {
+        if (timer) clearTimeout(timer);
+        timer = null;
+        show(true);
+      } else if (!timer) {
+        timer = setTimeout(function () { timer = null; show(true); }, wait);
+      }
     }
     function choose(position) {
       if (active >= 0 && options[active]) options[active].setAttribute("aria-selected", "false");
@@ -222,8 +263,10 @@
         field.removeAttribute("aria-activedescendant");
       }
     }
-    function show() {
+    // `keepsChoice`: the same query with more of the index in, so the chosen option stays chosen.
+    function show(keepsChoice) {
       var query = field.value;
+      var chosen = keepsChoice && active >= 0 && options[active] ? options[active].getAttribute("data-href") : null;
       list.textContent = "";
       options = [];
       choose(-1);
@@ -233,11 +276,10 @@
         status.textContent = "";
         return;
       }
-      if (!index()) {
-        load();
-        return;
-      }
-      var results = search(index(), query);
+      var current = index();
+      load();
+      if (!current) return;
+      var results = search(current, query, memo);
       for (var i = 0; i < Math.min(results.length, LIMIT); i++) {
         var result = results[i];
         var item = document.createElement("li");
@@ -266,8 +308,14 @@
       }
       list.hidden = options.length === 0;
       field.setAttribute("aria-expanded", options.length ? "true" : "false");
-      status.textContent = results.length === 0 ? labelled(form, "data-no-results", 0)
+      for (var o = 0; chosen && o < options.length; o++) {
+        if (options[o].getAttribute("data-href") === chosen) choose(o);
+      }
+      // The count is said once, when every shard is in, not at each one.
+      status.textContent = !current.settled ? ""
+        : results.length === 0 ? labelled(form, "data-no-results", 0)
         : labelled(form, results.length === 1 ? "data-one-result" : "data-result-count", results.length);
+      lastShown = Date.now();
     }
     function open(option) {
       window.location.href = option.getAttribute("data-href");

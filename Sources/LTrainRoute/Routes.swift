@@ -77,10 +77,11 @@ public struct Routes: Sendable {
     /// this file, which names the shards, and the shards, each a run of stations.
     public static let searchIndexPath = "search-index.js"
 
-    /// The stations of each shard of the search index, in line order: runs of 250, longer on a
-    /// line of more than 62,500 stations so that there are never more than 250 shards.
+    /// The stations of each shard of the search index, in line order: runs of 40 (small enough
+    /// that the first shard, and with it the first results, arrives soon), longer on a line of more
+    /// than 10,000 stations so that there are never more than 250 shards.
     public static func searchShards(stationCount: Int) -> [Range<Int>] {
-        let size = max(250, (stationCount + 249) / 250)
+        let size = max(40, (stationCount + 249) / 250)
         return stride(from: 0, to: stationCount, by: size).map { $0..<min($0 + size, stationCount) }
     }
 

@@ -181,32 +181,37 @@ import Testing
         #expect(String(decoding: preview.servedFiles["search/1.js"] ?? [], as: UTF8.self).contains("Fresh words."))
     }
 
-    /// Shards are runs of 250 stations, never more than 250 of them; a change rewrites its own.
+    /// Shards are runs of 40 stations, never more than 250 of them; a change rewrites its own.
     @Test func shardsAreRunsOfStationsAndAnEditRewritesOne() throws {
         #expect(Routes.searchShards(stationCount: 0).isEmpty)
         #expect(Routes.searchShards(stationCount: 6) == [0..<6])
-        #expect(Routes.searchShards(stationCount: 501) == [0..<250, 250..<500, 500..<501])
-        #expect(Routes.searchShards(stationCount: 10_000).count == 40)
+        #expect(Routes.searchShards(stationCount: 81) == [0..<40, 40..<80, 80..<81])
+        #expect(Routes.searchShards(stationCount: 10_000).count == 250)
+        #expect(Routes.searchShards(stationCount: 10_001).count == 244)
         #expect(Routes.searchShards(stationCount: 100_000).count == 250)
-        #expect(Routes.searchShards(stationCount: 100_000).reduce(0) { $0 + $1.count } == 100_000)
+        for count in [10_000, 10_001, 100_000] {
+            let shards = Routes.searchShards(stationCount: count)
+            #expect(shards.reduce(0) { $0 + $1.count } == count)
+            #expect(zip(shards, shards.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
+        }
 
         let site = try TestSite.defaultSite()
-        for number in 7...250 {
+        for number in 7...40 {
             try site.write("content/stations/\(number)-stop-\(number).md", "---\ntitle: Stop \(number)\n---\nWords \(number).\n")
         }
         try site.build()
         #expect(FileSystem.filesBelow(site.output + "/search").sorted() == ["1.js"])
-        // The 251st station opens a second shard, which no page links: the pages that show the new
+        // The 41st station opens a second shard, which no page links: the pages that show the new
         // stations are rendered (every station page, which shows the count; the new info pages;
         // the index and the 404 page), but no other info page.
-        for number in 251...260 {
+        for number in 41...50 {
             try site.write("content/stations/\(number)-stop-\(number).md", "---\ntitle: Stop \(number)\n---\nWords \(number).\n")
         }
         let grown = try site.build()
-        #expect(grown.rendered <= 260 + 10 + 2, "\(grown.rendered) pages rendered for ten new stations")
+        #expect(grown.rendered <= 50 + 10 + 2, "\(grown.rendered) pages rendered for ten new stations")
         #expect(FileSystem.filesBelow(site.output + "/search").sorted() == ["1.js", "2.js"])
         let first = try site.page("search/1.js")
-        try site.write("content/stations/260-stop-260.md", "---\ntitle: Stop 260\n---\nA heron.\n")
+        try site.write("content/stations/50-stop-50.md", "---\ntitle: Stop 50\n---\nA heron.\n")
         let edit = try site.build()
         #expect(edit.written == 3, "the info page, its shard and the offline list")
         #expect(try site.page("search/1.js") == first)
@@ -219,7 +224,7 @@ import Testing
     /// after every page, keeping every section for its next version.
     @Test func aBuildWritesEachShardOnceItsPagesAreDoneAndKeepsNoText() throws {
         let site = try TestSite.defaultSite()
-        for number in 7...260 {
+        for number in 7...60 {
             try site.write("content/stations/\(number)-stop-\(number).md", "---\ntitle: Stop \(number)\n---\n## Words\n\nWords \(number).\n")
         }
         try site.build()

@@ -2,8 +2,11 @@
 script index; hosted, with the server stopped, from file://, in the single file and in serve.
 Headless Chromium."""
 
+import functools
+import http.server
 import pathlib
 import shutil
+import threading
 import time
 
 import pytest
@@ -239,15 +242,16 @@ def test_search_false_turns_it_off(tmp_path):
 
 
 def test_a_line_of_several_shards_is_searched_whole_from_file(tmp_path, driver):
-    """300 stations make two shards; a station of the second is found, from file:// and in the
-    single file, and its info page's heading is linked."""
+    """297 stations make eight shards of 40; a station of the last is found, from file:// and in
+    the single file, and its info page's heading is linked."""
     site = search_site(tmp_path)
     for number in range(10, 301):
         (site / "content" / "stations" / f"{number:03}-stop-{number}.md").write_text(
             f"---\ntitle: Stop {number}\n---\n## Platform {number}\n\nA kiosk sells paper number {number}.\n",
             encoding="utf-8")
     output = build_site(site)
-    assert sorted(p.name for p in (output / "search").iterdir()) == ["1.js", "2.js"]
+    shards = [f"{number}.js" for number in range(1, 9)]
+    assert sorted(p.name for p in (output / "search").iterdir()) == sorted(shards)
     driver.get(file_url(output, "index.html"))
     found = search_for(driver, "stop 299")
     assert found[0][0] == "Stop 299", found
@@ -256,9 +260,55 @@ def test_a_line_of_several_shards_is_searched_whole_from_file(tmp_path, driver):
     loaded = driver.execute_script(
         "return Array.from(document.scripts).map(s => s.getAttribute('src')).filter(s => s && /search/.test(s))")
     assert sorted(src.split("/_site/")[-1] for src in loaded) \
-        == ["search-index.js", "search.js", "search/1.js", "search/2.js"], loaded
+        == sorted(["search-index.js", "search.js"] + [f"search/{name}" for name in shards]), loaded
     bundle = tmp_path / "guide.html"
     run_ltrain("bundle", "--output", str(bundle), cwd=site)
     driver.get(bundle.as_uri())
     found = search_for(driver, "paper number 287")
     assert found[0][1] == "#info-stop-287.platform-287", found
+
+
+def test_results_show_as_shards_arrive_and_a_lost_shard_leaves_a_gap(tmp_path, driver):
+    """Hosted, with the second of three shards slow and then missing: the first shard's results show
+    while it is on its way, without a count (said once, when no shard is still coming); then the
+    count comes, for the stations of the shards that arrived."""
+    site = search_site(tmp_path)
+    for number in range(10, 90):
+        (site / "content" / "stations" / f"{number:03}-halt-{number}.md").write_text(
+            f"---\ntitle: Halt {number}\n---\nA kiosk sells paper number {number}.\n", encoding="utf-8")
+    output = build_site(site)
+    # 89 stations: the guide's nine and halts 10-40, halts 41-80, halts 81-89.
+    assert sorted(p.name for p in (output / "search").iterdir()) == ["1.js", "2.js", "3.js"]
+    assert "Halt 41" in (output / "search" / "2.js").read_text(encoding="utf-8")
+    release = threading.Event()
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def do_GET(self):
+            if self.path.startswith("/search/2.js"):
+                release.wait(10)
+                self.send_error(404)
+                return
+            super().do_GET()
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(output)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    status = (By.CSS_SELECTOR, "[data-search] [role=status]")
+    try:
+        driver.get(f"http://127.0.0.1:{server.server_address[1]}/index.html")
+        field(driver).send_keys("halt")
+        # The shards that arrive show (the third may come before the first).
+        WebDriverWait(driver, 10).until(lambda d: {"Halt 10", "Halt 81"} <= {title for title, _, _ in results(d)})
+        titles = [title for title, _, _ in results(driver)]
+        assert "Halt 50" not in titles, titles
+        assert driver.find_element(*status).text == ""
+        release.set()
+        WebDriverWait(driver, 10).until(lambda d: d.find_element(*status).text)
+        titles = [title for title, _, _ in results(driver)]
+        assert titles == [f"Halt {n}" for n in [*range(10, 41), *range(81, 90)]], titles
+        assert driver.find_element(*status).text == "40 results"
+    finally:
+        release.set()
+        server.shutdown()
