@@ -91,6 +91,6 @@ def test_two_builds_of_the_same_input_are_byte_identical(tmp_path):
     a, b, c = (snapshot(tmp_path / name, with_manifest=False) for name in "abc")
     # stations, info pages, index, 404, checklist, style.css, ltrain.js; and for offline use
     # sw.js, offline-files.js, manifest.webmanifest and three icons; search.js, search-index.js and
-    # the one shard of 200 stations
-    assert len(a) == 2 * 200 + 5 + 6 + 3
+    # the five shards of 40 stations
+    assert len(a) == 2 * 200 + 5 + 6 + 2 + 5
     assert a == b == c
