@@ -176,6 +176,8 @@
     var active = -1;
     var requested = {};
     var inFlight = 0;
+    // Scripts loaded or lost (the root among them).
+    var finished = 0;
     var memo = {};
     // What has arrived so far, as search() reads it: the root's checklists and inline pages (the
     // single file has every entry there), then each shard that is in, in line order (a shard
@@ -211,6 +213,7 @@
       script.src = new URL(source, new URL(form.getAttribute("data-search-index"), document.baseURI)).href;
       script.onload = function () {
         inFlight--;
+        finished++;
         preparedShard(source);
         load();
         showSoon();
@@ -218,15 +221,16 @@
       // A shard that does not load leaves its gap; the others are still searched.
       script.onerror = function () {
         inFlight--;
+        finished++;
         load();
         showSoon();
       };
       document.head.appendChild(script);
     }
     // Loads search-index.js, then its shards in line order, each once, with <script> elements (no
-    // fetch: it works from file:// too), six at a time: as many as a browser opens to one host
-    // over HTTP/1.1, and over HTTP/2 few enough that the first shards do not share the bandwidth
-    // with all the others.
+    // fetch: it works from file:// too): two at a time until one is in, so that the first results
+    // do not share the bandwidth with many shards, then six (as many as a browser opens to one
+    // host over HTTP/1.1).
     function load() {
       var root = window.ltrainSearchIndex;
       if (!root) {
@@ -234,7 +238,8 @@
         if (source) request(source);
         return;
       }
-      for (var i = 0; i < root.shards.length && inFlight < 6; i++) request(root.shards[i]);
+      var most = finished > 1 ? 6 : 2;
+      for (var i = 0; i < root.shards.length && inFlight < most; i++) request(root.shards[i]);
     }
     // Results are shown as the shards arrive: at once while none is shown (the first ones), then
     // at most every 200 ms, and when the last is in; the option chosen stays chosen.
