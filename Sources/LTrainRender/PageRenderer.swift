@@ -241,19 +241,16 @@ public struct PageRenderer: Sendable {
         return [(Routes.searchIndexPath, root.hash)] + files
     }
 
-    /// The bytes of one of `searchFiles()`; nil for any other path. Each info text's sections come
-    /// from this build's render or an earlier version's (`searchMemory`), or are parsed now.
-    package func searchFile(_ path: String, links: SearchIndex.Links = SearchIndex.Links()) -> [UInt8]? {
+    /// The bytes of `search-index.js`, the first of `searchFiles()`; nil without search.
+    package func searchRoot(links: SearchIndex.Links = SearchIndex.Links()) -> [UInt8]? {
         guard searchMemory != nil else { return nil }
         let shards = Routes.searchShards(stationCount: site.line.stations.count)
-        if path == Routes.searchIndexPath {
-            return SearchIndex.root(site: site, shardPaths: shards.indices.map(Routes.searchShardPath), links: links)
-        }
-        guard let number = shards.indices.first(where: { Routes.searchShardPath($0) == path }) else { return nil }
-        return searchShard(number, links: links)
+        return SearchIndex.root(site: site, shardPaths: shards.indices.map(Routes.searchShardPath), links: links)
     }
 
-    /// The bytes of shard `number` (from 0) of the search index; nil without search or past the last.
+    /// The bytes of shard `number` (from 0) of the search index, the `number + 1`th of
+    /// `searchFiles()`; nil without search or past the last. Each info text's sections come from
+    /// this build's render or an earlier version's (`searchMemory`), or are parsed now.
     package func searchShard(_ number: Int, links: SearchIndex.Links = SearchIndex.Links()) -> [UInt8]? {
         guard searchMemory != nil else { return nil }
         let shards = Routes.searchShards(stationCount: site.line.stations.count)

@@ -44,15 +44,19 @@ class Host:
         return f"http://127.0.0.1:{self.port}/guides/ltrain/"
 
 
+def publish(built, root):
+    """`built` copied to where a Host serves it (root/public/guides/ltrain/), and the Host started."""
+    public = root / "public" / "guides" / "ltrain"
+    shutil.copytree(built, public)
+    return public, Host(root / "public")
+
+
 @pytest.fixture
 def hosted(tmp_path):
     source = tmp_path / "source"
     source.mkdir()
     site = copy_site(source, REPO / "content")
-    built = build_site(site)
-    public = tmp_path / "public" / "guides" / "ltrain"
-    shutil.copytree(built, public)
-    host = Host(tmp_path / "public")
+    public, host = publish(build_site(site), tmp_path)
     driver = new_driver()
     try:
         yield site, public, host, driver

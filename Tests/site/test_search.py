@@ -5,7 +5,6 @@ Headless Chromium."""
 import functools
 import http.server
 import pathlib
-import shutil
 import threading
 import time
 
@@ -15,7 +14,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import REPO, axe_report, axe_results, build_site, copy_site, file_url, new_driver, run_ltrain
-from test_offline import Host, wait_for_worker
+from test_offline import publish, wait_for_worker
 from test_serve import Server
 
 EXTRA_STATIONS = {
@@ -101,11 +100,9 @@ def check_searches(driver, home_url):
     assert driver.find_element(By.CSS_SELECTOR, "[data-search] [role=status]").text == "No results"
 
 
-def test_search_hosted_ranks_folds_accents_and_finds_japanese(built, driver):
+def test_search_hosted_ranks_folds_accents_and_finds_japanese(built, driver, tmp_path):
     _, output = built
-    public = output.parent / "hosted" / "guides" / "ltrain"
-    shutil.copytree(output, public)
-    host = Host(output.parent / "hosted")
+    _, host = publish(output, tmp_path)
     try:
         check_searches(driver, host.url + "index.html")
     finally:
@@ -194,10 +191,7 @@ def test_without_javascript_nothing_of_search_shows(built):
 
 def test_search_works_with_the_server_stopped(tmp_path):
     site = search_site(tmp_path / "source")
-    output = build_site(site)
-    public = tmp_path / "public" / "guides" / "ltrain"
-    shutil.copytree(output, public)
-    host = Host(tmp_path / "public")
+    _, host = publish(build_site(site), tmp_path)
     driver = new_driver()
     try:
         driver.get(host.url + "stations/union-square.html")

@@ -18,9 +18,8 @@ final class SearchShardWriter: Sendable {
     /// How many info pages of each shard are not done yet; a shard the sink kept starts done.
     private let remaining: Mutex<[Int]>
 
-    /// Nil without search.
-    init?(renderer: PageRenderer, pages: [Page], output: some PageSink) {
-        let files = renderer.searchFiles()
+    /// Nil without search. `files`: `PageRenderer.searchFiles()`, the root's then each shard's.
+    init?(renderer: PageRenderer, files: [(path: String, key: ContentHash)], pages: [Page], output: some PageSink) {
         guard files.count > 1 else { return nil }
         let stations = renderer.site.line.stations
         let ranges = Routes.searchShards(stationCount: stations.count)

@@ -503,17 +503,18 @@ public enum SiteBuild {
         package var notices: [TextNotices] = []
     }
 
-    /// Writes each file of the search index whose inputs changed since the sink's last (see
-    /// `SearchIndex`), on every core, one shard at a time.
+    /// Writes each of `files` (`PageRenderer.searchFiles()`: the root's, then each shard's) whose
+    /// inputs changed since the sink's last (see `SearchIndex`), but those `done`, on every core,
+    /// one shard at a time.
     private static func writeSearchIndex(
-        _ renderer: PageRenderer, into output: some PageSink, except done: Set<String> = []
+        _ renderer: PageRenderer, files: [(path: String, key: ContentHash)], into output: some PageSink,
+        except done: Set<String> = []
     ) throws(Diagnostic) {
-        let files = renderer.searchFiles().filter { !done.contains($0.path) }
-        let problems = concurrentMap(files.count) { index -> Diagnostic? in
-            let (path, key) = files[index]
-            guard output.reuse(path, key: key) == nil else { return nil }
+        let problems = concurrentMap(files.count) { position -> Diagnostic? in
+            let (path, key) = files[position]
+            guard !done.contains(path), output.reuse(path, key: key) == nil else { return nil }
             do throws(Diagnostic) {
-                guard let bytes = renderer.searchFile(path) else {
+                guard let bytes = position == 0 ? renderer.searchRoot() : renderer.searchShard(position - 1) else {
                     throw Diagnostic.error("could not make \(path)", hint: "this is a bug in ltrain; please report it")
                 }
                 try output.write(bytes, to: path, key: key, ids: [], links: [])
@@ -571,8 +572,9 @@ public enum SiteBuild {
         // once its info pages are done (`SearchShardWriter`), or all after the pages.
         let searchPaths = Set(Routes.searchFiles(for: prepared.site))
         let generated = listed.filter { !searchPaths.contains($0) }
+        let searchFiles = renderer.searchFiles()
         let searchShards = !keepsSearchSections && scope == .everyPage
-            ? SearchShardWriter(renderer: renderer, pages: pages, output: output) : nil
+            ? SearchShardWriter(renderer: renderer, files: searchFiles, pages: pages, output: output) : nil
 
         let files = routes.outputPaths
         let results = Mutex([PageCheck?](repeating: nil, count: pages.count))
@@ -662,7 +664,7 @@ public enum SiteBuild {
         clock.lap("render and write \(pages.count) pages")
         var log = problems.withLock { $0 }
         do throws(Diagnostic) {
-            try writeSearchIndex(renderer, into: output, except: searchShards?.done ?? [])
+            try writeSearchIndex(renderer, files: searchFiles, into: output, except: searchShards?.done ?? [])
         } catch {
             log.report(error)
         }
