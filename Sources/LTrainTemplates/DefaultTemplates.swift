@@ -675,7 +675,9 @@ package enum DefaultTemplates {
     for (var p = 0; p < index.parts.length; p++) {
       var part = index.parts[p];
       if (!memo.byPart[part.number]) memo.byPart[part.number] = searchPart(part, words, folded, index.join);
-      Array.prototype.push.apply(results, memo.byPart[part.number]);
+      // One at a time: the single file's one part can hold more results than a call takes arguments.
+      var found = memo.byPart[part.number];
+      for (var f = 0; f < found.length; f++) results.push(found[f]);
     }
     results.sort(function (a, b) {
       return a.tier - b.tier || a.quality - b.quality || a.order - b.order;

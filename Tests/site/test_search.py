@@ -306,3 +306,22 @@ def test_results_show_as_shards_arrive_and_a_lost_shard_leaves_a_gap(tmp_path, d
     finally:
         release.set()
         server.shutdown()
+
+
+def test_a_single_part_of_150000_results_is_counted(built, driver):
+    """The single file holds every entry in one part; a query matching 150,000 of them (more than
+    a JavaScript call takes as arguments) is shown and counted."""
+    _, output = built
+    html = (output / "index.html").read_text(encoding="utf-8")
+    index = ('<script>self.ltrainSearchIndex = {"join": "#", "shards": [], "checklists": [], "pages": '
+             'Array.from({length: 150000}, (_, i) => ["s", "Halt " + i, "#halt-" + i, ""])};</script>\n')
+    assert '<script src="search.js"' in html
+    big = output / "many-results.html"
+    big.write_text(html.replace('<script src="search.js"', index + '<script src="search.js"', 1), encoding="utf-8")
+    try:
+        driver.get(file_url(output, "many-results.html"))
+        found = search_for(driver, "halt")
+        assert found[0][0] == "Halt 0" and len(found) == 50, found[:3]
+        assert driver.find_element(By.CSS_SELECTOR, "[data-search] [role=status]").text == "150000 results"
+    finally:
+        big.unlink()
