@@ -795,22 +795,30 @@ package enum DefaultTemplates {
         inFlight--;
         finished++;
         preparedShard(source);
-        load();
+        // Shown first, so that load() knows how many results the query has now.
         showSoon();
+        load();
       };
       // A shard that does not load leaves its gap; the others are still searched.
       script.onerror = function () {
         inFlight--;
         finished++;
-        load();
         showSoon();
+        load();
       };
       document.head.appendChild(script);
     }
     // Loads search-index.js, then its shards in line order, each once, with <script> elements (no
     // fetch: it works from file:// too): two at a time until one is in, so that the first results
     // do not share the bandwidth with many shards, then six (as many as a browser opens to one
-    // host over HTTP/1.1).
+    // host over HTTP/1.1). Only as far as the reader needs, on a phone's metered, patchy line: the
+    // first shard on focus; more for a query, but while its list holds a screenful and the reader
+    // is still typing, none until a pause (the rest then comes in for the full list and count).
+    var SCREENFUL = 10;
+    var PAUSE = 500;
+    var lastInput = 0;
+    var found = 0;
+    var resume = null;
     function load() {
       var root = window.ltrainSearchIndex;
       if (!root) {
@@ -818,8 +826,15 @@ package enum DefaultTemplates {
         if (source) request(source);
         return;
       }
+      var wanted = root.shards.length;
+      if (!field.value.trim()) {
+        wanted = Math.min(wanted, 1);
+      } else if (found >= SCREENFUL && Date.now() - lastInput < PAUSE) {
+        wanted = 0;
+        if (!resume) resume = setTimeout(function () { resume = null; load(); showSoon(); }, lastInput + PAUSE - Date.now());
+      }
       var most = finished > 1 ? 6 : 2;
-      for (var i = 0; i < root.shards.length && inFlight < most; i++) request(root.shards[i]);
+      for (var i = 0; i < wanted && inFlight < most; i++) request(root.shards[i]);
     }
     // Results are shown as the shards arrive: at once while none is shown (the first ones), then
     // at most every 200 ms, and when the last is in; the option chosen stays chosen.
@@ -862,9 +877,13 @@ package enum DefaultTemplates {
         return;
       }
       var current = index();
-      load();
-      if (!current) return;
+      if (!current) {
+        load();
+        return;
+      }
       var results = search(current, query, memo);
+      found = results.length;
+      load();
       for (var i = 0; i < Math.min(results.length, LIMIT); i++) {
         var result = results[i];
         var item = document.createElement("li");
@@ -910,7 +929,10 @@ package enum DefaultTemplates {
       if (option) open(option);
     });
     field.addEventListener("focus", load);
-    field.addEventListener("input", show);
+    field.addEventListener("input", function () {
+      lastInput = Date.now();
+      show();
+    });
     field.addEventListener("keydown", function (event) {
       if (event.key === "ArrowDown" && options.length) {
         event.preventDefault();

@@ -308,6 +308,80 @@ def test_results_show_as_shards_arrive_and_a_lost_shard_leaves_a_gap(tmp_path, d
         server.shutdown()
 
 
+def keep_typing(driver, query, seconds):
+    """Types `query` into the field a key every 100 ms, then goes on with an input event every
+    100 ms (a reader still typing) until `seconds` have passed; returns then."""
+    driver.execute_async_script("""
+        const [query, seconds, done] = arguments;
+        const field = document.querySelector('[data-search] [role=combobox]');
+        field.focus();
+        const started = performance.now();
+        let typed = 0;
+        (function next() {
+          typed = Math.min(query.length, typed + 1);
+          field.value = query.slice(0, typed);
+          field.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertText' }));
+          if (performance.now() - started < seconds * 1000) setTimeout(next, 100); else done();
+        })();""", query, seconds)
+
+
+def test_the_index_loads_only_as_far_as_the_reader_needs(tmp_path, driver):
+    """Focused, the field loads the root and the first shard alone. While the reader types, a query
+    whose list the shards in hold a screenful of loads nothing more, and one they hold too few of
+    loads on; after a pause the rest comes in and the count is said."""
+    site = search_site(tmp_path)
+    for number in range(10, 90):
+        (site / "content" / "stations" / f"{number:03}-halt-{number}.md").write_text(
+            f"---\ntitle: Halt {number}\n---\nA kiosk sells paper number {number}.\n", encoding="utf-8")
+    output = build_site(site)
+    assert sorted(p.name for p in (output / "search").iterdir()) == ["1.js", "2.js", "3.js"]
+    # The service worker would fetch every file to keep it offline; without it, the page's own.
+    (output / "sw.js").unlink()
+    requested = []
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def do_GET(self):
+            if "search" in self.path and not self.path.startswith("/search.js"):
+                requested.append(self.path)
+            super().do_GET()
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(output)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    status = (By.CSS_SELECTOR, "[data-search] [role=status]")
+    try:
+        driver.get(f"http://127.0.0.1:{server.server_address[1]}/index.html")
+        field(driver).click()
+        WebDriverWait(driver, 10).until(lambda d: "/search/1.js" in requested)
+        time.sleep(0.5)
+        assert requested == ["/search-index.js", "/search/1.js"], requested
+        # Halts 10-40 are in the first shard: a screenful, so nothing more while typing goes on.
+        keep_typing(driver, "halt", 2)
+        assert requested == ["/search-index.js", "/search/1.js"], requested
+        titles = [title for title, _, _ in results(driver)]
+        assert titles[:3] == ["Halt 10", "Halt 11", "Halt 12"], titles
+        assert driver.find_element(*status).text == ""
+        # The pause: every shard, every result and the count.
+        WebDriverWait(driver, 10).until(lambda d: d.find_element(*status).text)
+        assert sorted(requested) == ["/search-index.js", "/search/1.js", "/search/2.js", "/search/3.js"], requested
+        assert driver.find_element(*status).text == "80 results"
+
+        # A fresh page: "halt 8" is in no station of the first shard, so the others load while
+        # the reader is still typing, and its results show.
+        requested.clear()
+        driver.execute_cdp_cmd("Network.clearBrowserCache", {})
+        driver.get(f"http://127.0.0.1:{server.server_address[1]}/index.html?again")
+        field(driver)
+        keep_typing(driver, "halt 8", 2)
+        assert sorted(requested) == ["/search-index.js", "/search/1.js", "/search/2.js", "/search/3.js"], requested
+        titles = [title for title, _, _ in results(driver)]
+        assert titles == ["Halt 80", *[f"Halt {n}" for n in range(81, 90)]], titles
+    finally:
+        server.shutdown()
+
+
 def test_a_single_part_of_150000_results_is_counted(built, driver):
     """The single file holds every entry in one part; a query matching 150,000 of them (more than
     a JavaScript call takes as arguments) is shown and counted."""
