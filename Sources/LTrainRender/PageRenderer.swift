@@ -61,6 +61,9 @@ public struct RenderedPage: Sendable {
     public var sourceLinks: [SourceLink]
     /// The notices of each Markdown text the page rendered.
     public var notices: [TextNotices] = []
+    /// An info page's text cut at its headings for the search index (see `SearchIndex`), in the
+    /// render's walk; nil for other pages and without search.
+    package var searchSections: [MarkdownSection]?
 }
 
 /// The Render stage: (model, routes, templates) → HTML, one page at a time so pages can be
@@ -100,8 +103,12 @@ public struct PageRenderer: Sendable {
     /// Whether rendering a page's Markdown also finds its notices (`RenderedPage.notices`): a
     /// build reports them from there; the preview looks at the changed files in the model.
     package var findsNotices = true
-    /// The info texts' sections for the search index (see `SearchIndex.Memory`); nil when the
-    /// site has no search.
+    /// What an info text's sections for the search index depend on besides the text
+    /// (`SearchIndex.context`); nil when the site has no search.
+    private let searchContext: ContentHash?
+    /// The info texts' sections and entry hashes kept from one version of the preview to the next
+    /// (see `SearchIndex.Memory`, `sharingSearchSections(with:)`); nil in a build, which hands each
+    /// page's sections to its shard (`RenderedPage.searchSections`), and without search.
     package private(set) var searchMemory: SearchIndex.Memory?
 
     /// The index page's values of each station (`IndexRows`) and the bytes of its lists' items
@@ -160,10 +167,9 @@ public struct PageRenderer: Sendable {
         self.stationPositions = stationPositions
         self.checklistPositions = Dictionary(
             site.checklists.enumerated().map { ($1.slug, $0) }, uniquingKeysWith: { first, _ in first })
-        self.searchMemory =
+        self.searchContext =
             site.search
-            ? SearchIndex.Memory(
-                context: SearchIndex.context(optionsKey: markdownOptionsKey, reservedIDs: templateIDs[Page.Kind.info.template] ?? []))
+            ? SearchIndex.context(optionsKey: markdownOptionsKey, reservedIDs: templateIDs[Page.Kind.info.template] ?? [])
             : nil
     }
 
@@ -200,21 +206,27 @@ public struct PageRenderer: Sendable {
         return copy
     }
 
-    /// The same renderer, taking the info texts' sections `last` cut for search: they depend on
-    /// each text alone, so they outlive any change of layout (for `ltrain serve`).
+    /// The same renderer, keeping the info texts' sections for search from one version to the
+    /// next: `last`'s, which depend on each text alone, so they outlive any change of layout, or
+    /// new ones (for `ltrain serve`, and the single file, which makes its index after its pages).
     package func sharingSearchSections(with last: PageRenderer?) -> PageRenderer {
-        guard let searchMemory, let kept = last?.searchMemory, kept.context == searchMemory.context else { return self }
+        guard let searchContext else { return self }
         var copy = self
-        copy.searchMemory = kept
+        if let kept = last?.searchMemory, kept.context == searchContext {
+            copy.searchMemory = kept
+        } else {
+            copy.searchMemory = SearchIndex.Memory(context: searchContext)
+        }
         return copy
     }
 
     /// The search index's files (`search-index.js` and its shards, see `SearchIndex`), each with
     /// the hash of every value it is made from; empty without search.
     package func searchFiles() -> [(path: String, key: ContentHash)] {
-        guard let memory = searchMemory else { return [] }
+        guard let context = searchContext else { return [] }
         let stations = site.line.stations
-        let hashes = concurrentMap(stations.count) { memory.hash(of: stations[$0]) }
+        let memory = searchMemory
+        let hashes = concurrentMap(stations.count) { memory?.hash(of: stations[$0]) ?? SearchIndex.hash(of: stations[$0]) }
         let shards = Routes.searchShards(stationCount: stations.count)
         var files: [(path: String, key: ContentHash)] = []
         var root = ContentHasher()
@@ -225,7 +237,7 @@ public struct PageRenderer: Sendable {
             var shard = ContentHasher()
             shard.add(ltrainVersion)
             shard.add("search shard")
-            shard.add(memory.context)
+            shard.add(context)
             shard.add(range.lowerBound)
             shard.add(range.count)
             for index in range { shard.add(hashes[index]) }
@@ -243,51 +255,51 @@ public struct PageRenderer: Sendable {
 
     /// The bytes of `search-index.js`, the first of `searchFiles()`; nil without search.
     package func searchRoot(links: SearchIndex.Links = SearchIndex.Links()) -> [UInt8]? {
-        guard searchMemory != nil else { return nil }
+        guard searchContext != nil else { return nil }
         let shards = Routes.searchShards(stationCount: site.line.stations.count)
         return SearchIndex.root(site: site, shardPaths: shards.indices.map(Routes.searchShardPath), links: links)
     }
 
     /// The bytes of shard `number` (from 0) of the search index, the `number + 1`th of
     /// `searchFiles()`; nil without search or past the last. Each info text's sections come from
-    /// this build's render or an earlier version's (`searchMemory`), or are parsed now.
-    package func searchShard(_ number: Int, links: SearchIndex.Links = SearchIndex.Links()) -> [UInt8]? {
-        guard searchMemory != nil else { return nil }
+    /// `sections` (by position in the shard: the build's render of its page), an earlier version's
+    /// (`searchMemory`), or are parsed now.
+    package func searchShard(
+        _ number: Int, links: SearchIndex.Links = SearchIndex.Links(), sections: [[MarkdownSection]?] = []
+    ) -> [UInt8]? {
+        guard searchContext != nil else { return nil }
         let shards = Routes.searchShards(stationCount: site.line.stations.count)
         guard shards.indices.contains(number) else { return nil }
         let path = Routes.searchShardPath(number)
-        return SearchIndex.shard(path: path, entries: searchEntries(in: shards[number], links: links), range: shards[number])
-    }
-
-    /// Lets go of the sections kept for the stations of shard `number` (a build that has written
-    /// it needs them no more; a preview keeps them for the next version).
-    package func forgetSearchSections(ofShard number: Int) {
-        let shards = Routes.searchShards(stationCount: site.line.stations.count)
-        guard let memory = searchMemory, shards.indices.contains(number) else { return }
-        memory.forgetSections(of: shards[number].map { site.line.stations[$0].slug })
+        return SearchIndex.shard(
+            path: path, entries: searchEntries(in: shards[number], links: links, given: sections), range: shards[number])
     }
 
     /// The whole index as one script, every shard's entries inside it: for the single file.
     package func searchIndexScript(links: SearchIndex.Links) -> [UInt8]? {
-        guard searchMemory != nil else { return nil }
+        guard searchContext != nil else { return nil }
         let shards = Routes.searchShards(stationCount: site.line.stations.count)
         let pages = concurrentMap(shards.count) { searchEntries(in: shards[$0], links: links) }
         return SearchIndex.root(site: site, shardPaths: [], links: links, pages: pages)
     }
 
-    private func searchEntries(in range: Range<Int>, links: SearchIndex.Links) -> [UInt8] {
-        guard let memory = searchMemory else { return [] }
+    private func searchEntries(
+        in range: Range<Int>, links: SearchIndex.Links, given: [[MarkdownSection]?] = []
+    ) -> [UInt8] {
+        let memory = searchMemory
         let stations = site.line.stations
         let reserved = templateIDs[Page.Kind.info.template] ?? []
         let options = site.markdownOptions
         return SearchIndex.entries(
             of: stations, in: range,
             infoSections: { index in
+                let offset = index - range.lowerBound
+                if given.indices.contains(offset), let sections = given[offset] { return sections }
                 let (slug, text) = (stations[index].slug, stations[index].info.body.text)
-                if let kept = memory.sections(slug: slug, text: text) { return kept }
+                if let kept = memory?.sections(slug: slug, text: text) { return kept }
                 let found = Markdown.sections(of: text, options: options, reservedIDs: reserved)
-                memory.countParse()
-                memory.keep(found, slug: slug, text: text)
+                memory?.countParse()
+                memory?.keep(found, slug: slug, text: text)
                 return found
             }, links: links)
     }
@@ -478,7 +490,8 @@ public struct PageRenderer: Sendable {
     package func render(_ inputs: PageInputs) throws(Diagnostic) -> RenderedPage {
         var sourceLinks: [SourceLink] = []
         var notices: [TextNotices] = []
-        let context = self.context(from: inputs, sourceLinks: &sourceLinks, notices: &notices)
+        var searchSections: [MarkdownSection]?
+        let context = self.context(from: inputs, sourceLinks: &sourceLinks, notices: &notices, searchSections: &searchSections)
         let templateName = inputs.template
         let templatePath = templatePaths[templateName] ?? "\(templateName).mustache"
         do {
@@ -490,7 +503,8 @@ public struct PageRenderer: Sendable {
             let bytes = try library.renderBytes(templateName, .object(context), itemMemory: itemMemory)
             return RenderedPage(
                 page: inputs.page, outputPath: inputs.outputPath, bytes: bytes, templatePath: templatePath,
-                templateSources: includedSources[templateName] ?? [], sourceLinks: sourceLinks, notices: notices)
+                templateSources: includedSources[templateName] ?? [], sourceLinks: sourceLinks, notices: notices,
+                searchSections: searchSections)
         } catch {
             throw Diagnostic.error(
                 error.message, path: templatePaths[error.templateName] ?? error.templateName, at: error.location,
@@ -517,24 +531,21 @@ public struct PageRenderer: Sendable {
 
     private func markdownHTML(
         _ source: MarkdownSource, on page: Page, reservedIDs: Set<String>, sourceLinks: inout [SourceLink],
-        notices: inout [TextNotices]
+        notices: inout [TextNotices], searchSections: inout [MarkdownSection]?
     ) -> String {
         let routes = self.routes
         // An info page's text is cut into sections for the search index in the same walk.
-        var searchMemory: SearchIndex.Memory?
-        var infoSlug = ""
-        if case .info(let slug) = page, let memory = self.searchMemory {
-            searchMemory = memory
-            infoSlug = slug
-        }
+        var infoSlug: String?
+        if case .info(let slug) = page, searchContext != nil { infoSlug = slug }
         let rendered = Markdown.render(
             source.text, options: site.markdownOptions, findsNotices: findsNotices, reservedIDs: reservedIDs,
-            collectsSections: searchMemory != nil
+            collectsSections: infoSlug != nil
         ) { destination in
             routes.rewriteContentLink(destination, writtenIn: source.contentPath, on: page)
         }
-        if let searchMemory {
-            searchMemory.keep(rendered.sections, slug: infoSlug, text: source.text)
+        if let infoSlug {
+            searchSections = rendered.sections
+            searchMemory?.keep(rendered.sections, slug: infoSlug, text: source.text)
         }
         sourceLinks += rendered.links.map { SourceLink($0, in: source) }
         notices.append(TextNotices(displayPath: source.displayPath, notices: rendered.notices))
@@ -580,6 +591,14 @@ public struct PageRenderer: Sendable {
     /// The page's Mustache context, made from its inputs alone: its own values, the values its
     /// folder shares, and its Markdown rendered to HTML.
     func context(from inputs: PageInputs, sourceLinks: inout [SourceLink], notices: inout [TextNotices]) -> MustacheObject {
+        var searchSections: [MarkdownSection]?
+        return context(from: inputs, sourceLinks: &sourceLinks, notices: &notices, searchSections: &searchSections)
+    }
+
+    private func context(
+        from inputs: PageInputs, sourceLinks: inout [SourceLink], notices: inout [TextNotices],
+        searchSections: inout [MarkdownSection]?
+    ) -> MustacheObject {
         var context = inputs.values
         let folder = SitePath.folder(of: inputs.outputPath)
         let shared = folderValues[folder] ?? Self.folderValues(folder, site: site, routes: routes, fileKeys: fileKeys)
@@ -591,7 +610,7 @@ public struct PageRenderer: Sendable {
                 context[field] = .string(
                     markdownHTML(
                         source, on: inputs.page, reservedIDs: templateIDs[inputs.template] ?? [],
-                        sourceLinks: &sourceLinks, notices: &notices))
+                        sourceLinks: &sourceLinks, notices: &notices, searchSections: &searchSections))
             case .checklist(let source):
                 let routes = self.routes
                 let page = inputs.page

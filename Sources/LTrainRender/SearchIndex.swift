@@ -17,12 +17,13 @@ import LTrainRoute
 /// A change to one station's text rewrites its shard alone. Links are relative to the site's
 /// root. The theme's search.js folds case and accents and matches as the reader types.
 public enum SearchIndex {
-    /// What the renderer keeps of each station for the index, by slug, with the values it was
-    /// made from: the sections of its info text, cut by the render (`Markdown.render(collectsSections:)`)
-    /// or parsed, and the hash of everything its entries show. An info page rendered in this build,
-    /// or in an earlier version of the preview, is not parsed again, and an unchanged station is
-    /// not hashed again. Every entry was cut with the same Markdown options and template ids
-    /// (`context`).
+    /// What the preview keeps of each station for the index from one version to the next, by
+    /// slug, with the values it was made from: the sections of its info text, cut by the render
+    /// (`Markdown.render(collectsSections:)`) or parsed, and the hash of everything its entries
+    /// show. An info page rendered in this version, or in an earlier one, is not parsed again, and
+    /// an unchanged station is not hashed again. Every entry was cut with the same Markdown
+    /// options and template ids (`context`). A build keeps none: each page's sections go to its
+    /// shard (`SearchShardWriter`).
     package final class Memory: Sendable {
         private struct Entry {
             var text: String
@@ -60,7 +61,7 @@ public enum SearchIndex {
             entries.withLock { Self.entry($0[slug], isOf: text)?.sections }
         }
 
-        /// The hash of the station's entries: its slug, title, summary and info text.
+        /// `SearchIndex.hash(of:)`, kept while the station's title, summary and text stay.
         func hash(of station: Station) -> ContentHash {
             let kept = entries.withLock { entries -> ContentHash? in
                 guard let entry = Self.entry(entries[station.slug], isOf: station.info.body.text),
@@ -69,12 +70,7 @@ public enum SearchIndex {
                 return entry.hash
             }
             if let kept { return kept }
-            var hasher = ContentHasher()
-            hasher.add(station.slug)
-            hasher.add(station.title)
-            hasher.add(station.summary ?? "\u{0}")
-            hasher.add(station.info.body.text)
-            let hash = hasher.hash
+            let hash = SearchIndex.hash(of: station)
             entries.withLock { entries in
                 var entry = Self.entry(entries[station.slug], isOf: station.info.body.text) ?? Entry(text: station.info.body.text)
                 entry.shown = (station.title, station.summary)
@@ -82,12 +78,6 @@ public enum SearchIndex {
                 entries[station.slug] = entry
             }
             return hash
-        }
-
-        func forgetSections(of slugs: [String]) {
-            entries.withLock { entries in
-                for slug in slugs { entries[slug]?.sections = nil }
-            }
         }
 
         func countParse() {
@@ -98,6 +88,16 @@ public enum SearchIndex {
         func keepOnly(_ slugs: Set<String>) {
             entries.withLock { kept in kept = kept.filter { slugs.contains($0.key) } }
         }
+    }
+
+    /// The hash of a station's entries: its slug, title, summary and info text.
+    static func hash(of station: Station) -> ContentHash {
+        var hasher = ContentHasher()
+        hasher.add(station.slug)
+        hasher.add(station.title)
+        hasher.add(station.summary ?? "\u{0}")
+        hasher.add(station.info.body.text)
+        return hasher.hash
     }
 
     /// What an info text's sections depend on besides the text: the Markdown options, and the

@@ -242,13 +242,43 @@ import Testing
         let output = MemorySite()
         _ = try SiteBuild.render(prepared, into: output, jobs: 2, keepsSearchSections: false, clock: &clock)
         _ = output.commit()
-        #expect(output.file(at: "search/2.js") != nil)
+        for path in ["search-index.js", "search/1.js", "search/2.js"] {
+            #expect(output.file(at: path)?.bytes == preview.servedFiles[path], "\(path)")
+        }
+        // A build keeps no section (each went from its page's render to its shard); the preview
+        // keeps every one for its next version.
+        #expect(prepared.renderer.searchMemory == nil)
         let stations = prepared.site.line.stations
-        let memory = try #require(prepared.renderer.searchMemory)
-        #expect(stations.allSatisfy { memory.sections(slug: $0.slug, text: $0.info.body.text) == nil })
-        #expect(memory.textsParsed == 0, "every text was cut by its page's render")
         let kept = try #require(preview.searchMemory)
         #expect(stations.allSatisfy { kept.sections(slug: $0.slug, text: $0.info.body.text) != nil })
+    }
+
+    @Test func eachShardIsMadeFromTheSectionsItsPagesRenderHandedIn() throws {
+        let site = try TestSite.defaultSite()
+        for number in 7...60 {
+            try site.write("content/stations/\(number)-stop-\(number).md", "---\ntitle: Stop \(number)\n---\n## Words\n\nWords \(number).\n")
+        }
+        let prepared = try PreparedSite.prepare(content: site.content, templates: site.templates)
+        let renderer = prepared.renderer
+        let output = MemorySite()
+        let pages = renderer.pages
+        let writer = try #require(
+            SearchShardWriter(renderer: renderer, files: renderer.searchFiles(), pages: pages, output: output))
+        let firstShard = Set(renderer.site.line.stations[0..<40].map { Page.info(slug: $0.slug) })
+        var handedIn = 0
+        for (index, page) in pages.enumerated() where firstShard.contains(page) {
+            #expect(writer.done.isEmpty, "written before its last page is done")
+            let sections = [MarkdownSection(heading: "Handed", id: "handed", text: "handed in \(handedIn)")]
+            // The last page is kept from an earlier build: its text is parsed.
+            try writer.pageDone(index, sections: handedIn == 39 ? nil : sections, renderer: renderer, into: output)
+            handedIn += 1
+        }
+        _ = output.commit()
+        let shard = String(decoding: try #require(output.file(at: "search/1.js")).bytes, as: UTF8.self)
+        #expect(shard.contains("\"handed in 0\"") && shard.contains("\"handed in 38\""))
+        #expect(!shard.contains("\"handed in 39\"") && shard.contains("\"Words 40.\""), "\(shard)")
+        #expect(output.file(at: "search/2.js") == nil)
+        #expect(writer.done == ["search/1.js"])
     }
 
     @Test func theSearchLabelsTakeTheirPlaceholder() throws {

@@ -43,7 +43,8 @@ public enum SiteBundle {
     ) throws(BuildFailure) -> Report {
         let started = Date()
         let prepared = try PreparedSite.prepare(content: content, templates: templates, templatesRequired: templatesRequired)
-        let renderer = prepared.renderer
+        // Its search index is made after its pages, from the sections their render cut.
+        let renderer = prepared.renderer.sharingSearchSections(with: nil)
         let site = prepared.site
         let path = output ?? folder + defaultFileName(for: site.title)
         let files = InlinedFiles(

@@ -1,64 +1,74 @@
 import Synchronization
 import LTrainSupport
+import LTrainMarkdown
 import LTrainModel
 import LTrainRoute
 import LTrainRender
 import LTrainWrite
 
 /// Writes each shard of the search index as soon as the last info page of its stations is done
-/// (rendered, or kept from the last build), while the other pages render, and then lets go of
-/// those stations' sections: a build holds the texts of the few shards in progress, not the whole
-/// site's. Used when every page is rendered in one go (a build); a preview renders some pages and
-/// keeps every section for the next version, so it writes the shards after the pages.
+/// (rendered, or kept from the last build), while the other pages render, from the sections each
+/// render handed it (`RenderedPage.searchSections`), which it then lets go of: a build holds the
+/// texts of the few shards in progress, not the whole site's. Used when every page is rendered in
+/// one go (a build); a preview renders some pages and keeps every section for the next version
+/// (`SearchIndex.Memory`), so it writes the shards after the pages.
 final class SearchShardWriter: Sendable {
-    /// The shard each page's text goes into, by the page's position; nil for a page with none.
-    private let shardOfPage: [Int?]
+    /// Where each page's text goes in the index, by the page's position: its shard and its
+    /// station's place in the shard; nil for a page with none.
+    private let placeOfPage: [(shard: Int, offset: Int)?]
     /// Each shard's path and key, by number.
     private let shards: [(path: String, key: ContentHash)]
-    /// How many info pages of each shard are not done yet; a shard the sink kept starts done.
-    private let remaining: Mutex<[Int]>
+    /// Each shard's progress: how many info pages are not done yet (a shard the sink kept starts
+    /// done), and the sections handed in so far, by station.
+    private let progress: Mutex<[(remaining: Int, sections: [[MarkdownSection]?])]>
 
     /// Nil without search. `files`: `PageRenderer.searchFiles()`, the root's then each shard's.
     init?(renderer: PageRenderer, files: [(path: String, key: ContentHash)], pages: [Page], output: some PageSink) {
         guard files.count > 1 else { return nil }
         let stations = renderer.site.line.stations
         let ranges = Routes.searchShards(stationCount: stations.count)
-        var shardOfStation: [String: Int] = [:]
-        shardOfStation.reserveCapacity(stations.count)
+        var placeOfStation: [String: (shard: Int, offset: Int)] = [:]
+        placeOfStation.reserveCapacity(stations.count)
         for (number, range) in ranges.enumerated() {
-            for index in range { shardOfStation[stations[index].slug] = number }
+            for index in range { placeOfStation[stations[index].slug] = (number, index - range.lowerBound) }
         }
-        shardOfPage = pages.map { page in
-            if case .info(let slug) = page { return shardOfStation[slug] }
+        placeOfPage = pages.map { page in
+            if case .info(let slug) = page { return placeOfStation[slug] }
             return nil
         }
         shards = Array(files.dropFirst())
-        var counts = ranges.map(\.count)
+        var progress = ranges.map { (remaining: $0.count, sections: [[MarkdownSection]?](repeating: nil, count: $0.count)) }
         for (number, shard) in shards.enumerated() where output.reuse(shard.path, key: shard.key) != nil {
-            counts[number] = 0
+            progress[number] = (0, [])
         }
-        remaining = Mutex(counts)
+        self.progress = Mutex(progress)
     }
 
     /// The shards written or kept so far (`writeSearchIndex` makes the rest).
     var done: Set<String> {
-        let counts = remaining.withLock { $0 }
-        return Set(counts.indices.filter { counts[$0] == 0 }.map { shards[$0].path })
+        let remaining = progress.withLock { $0.map(\.remaining) }
+        return Set(remaining.indices.filter { remaining[$0] == 0 }.map { shards[$0].path })
     }
 
-    /// Page `index` is done: when it was the last info page of its shard, writes the shard.
-    func pageDone(_ index: Int, renderer: PageRenderer, into output: some PageSink) throws(Diagnostic) {
-        guard let number = shardOfPage[index] else { return }
-        let isLast = remaining.withLock { counts -> Bool in
-            guard counts[number] > 0 else { return false }
-            counts[number] -= 1
-            return counts[number] == 0
+    /// Page `index` is done, with the sections its render cut (nil: kept from the last build, so
+    /// its text is parsed if its shard is written): when it was the last info page of its shard,
+    /// writes the shard.
+    func pageDone(
+        _ index: Int, sections: [MarkdownSection]?, renderer: PageRenderer, into output: some PageSink
+    ) throws(Diagnostic) {
+        guard let place = placeOfPage[index] else { return }
+        let finished = progress.withLock { progress -> [[MarkdownSection]?]? in
+            guard progress[place.shard].remaining > 0 else { return nil }
+            progress[place.shard].remaining -= 1
+            progress[place.shard].sections[place.offset] = sections
+            guard progress[place.shard].remaining == 0 else { return nil }
+            defer { progress[place.shard].sections = [] }
+            return progress[place.shard].sections
         }
-        guard isLast else { return }
-        guard let bytes = renderer.searchShard(number) else {
-            throw Diagnostic.error("could not make \(shards[number].path)", hint: "this is a bug in ltrain; please report it")
+        guard let finished else { return }
+        guard let bytes = renderer.searchShard(place.shard, sections: finished) else {
+            throw Diagnostic.error("could not make \(shards[place.shard].path)", hint: "this is a bug in ltrain; please report it")
         }
-        try output.write(bytes, to: shards[number].path, key: shards[number].key, ids: [], links: [])
-        renderer.forgetSearchSections(ofShard: number)
+        try output.write(bytes, to: shards[place.shard].path, key: shards[place.shard].key, ids: [], links: [])
     }
 }

@@ -618,7 +618,7 @@ public enum SiteBuild {
                         if let ids = output.reuse(outputPath, key: key) {
                             // Rendered from the same inputs last time, and all its links were fine then.
                             checks.append((index, PageCheck(outputPath: outputPath, ids: Set(ids))))
-                            try searchShards?.pageDone(index, renderer: renderer, into: output)
+                            try searchShards?.pageDone(index, sections: nil, renderer: renderer, into: output)
                             continue
                         }
                         let page = try renderer.render(inputs)
@@ -640,7 +640,7 @@ public enum SiteBuild {
                             key: check.fragmentLinks.isEmpty ? writtenKey : nil,
                             ids: check.ids.sorted(), links: links)
                         checks.append((index, check))
-                        try searchShards?.pageDone(index, renderer: renderer, into: output)
+                        try searchShards?.pageDone(index, sections: page.searchSections, renderer: renderer, into: output)
                     } catch {
                         failures.append(error)
                     }
