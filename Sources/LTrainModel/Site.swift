@@ -4,7 +4,12 @@ import LTrainLoad
 
 /// Markdown text with where it came from, so diagnostics can name the file and line.
 public struct MarkdownSource: Sendable, Equatable {
-    public var text: String
+    public var text: String {
+        didSet { textHash = ContentHash(text) }
+    }
+    /// The hash of `text`, made once as the file is loaded (on every core), for each key that
+    /// depends on it: the page's, and its search shard's.
+    public private(set) var textHash: ContentHash
     public var displayPath: String
     /// The path inside the content folder (`stations/03-union-square.md`), against which its links resolve.
     public var contentPath: String
@@ -13,6 +18,7 @@ public struct MarkdownSource: Sendable, Equatable {
 
     public init(text: String, displayPath: String, contentPath: String, lineOffset: Int) {
         self.text = text
+        self.textHash = ContentHash(text)
         self.displayPath = displayPath
         self.contentPath = contentPath
         self.lineOffset = lineOffset

@@ -422,12 +422,12 @@ public struct PageRenderer: Sendable {
                 hasher.add("body")
                 hasher.add(field)
                 hasher.add(source.contentPath)
-                hasher.add(source.text)
+                hasher.add(source.textHash)
                 contentPaths.append(source.contentPath)
             case .checklist(let source):
                 hasher.add("checklist")
                 hasher.add(source.contentPath)
-                hasher.add(source.text)
+                hasher.add(source.textHash)
                 contentPaths.append(source.contentPath)
             }
         }

@@ -96,7 +96,7 @@ public enum SearchIndex {
         hasher.add(station.slug)
         hasher.add(station.title)
         hasher.add(station.summary ?? "\u{0}")
-        hasher.add(station.info.body.text)
+        hasher.add(station.info.body.textHash)
         return hasher.hash
     }
 

@@ -59,6 +59,12 @@ public struct ContentHash: Hashable, Sendable, CustomStringConvertible {
         self = bytes.withUnsafeBytes { ContentHash($0) }
     }
 
+    /// The hash of the text's UTF-8, as `ContentHasher.add(_:)` hashes a text.
+    public init(_ text: String) {
+        var text = text
+        self = text.withUTF8 { ContentHash(UnsafeRawBufferPointer($0)) }
+    }
+
     /// The value as 16 lowercase hex digits, as the manifest and ETags write it.
     public var description: String {
         String(unsafeUninitializedCapacity: 16) { output in
@@ -91,8 +97,7 @@ public struct ContentHasher {
     public init() {}
 
     public mutating func add(_ text: String) {
-        var text = text
-        mix(text.withUTF8 { ContentHash(UnsafeRawBufferPointer($0)) }.value)
+        mix(ContentHash(text).value)
     }
 
     public mutating func add(_ hash: ContentHash) {
