@@ -21,18 +21,18 @@ package enum JSONText {
         text.withUTF8 { appendQuoted($0, to: &bytes) }
     }
 
-    /// Whether any of the eight bytes is one `appendQuoted` escapes (a control character, `"`, `\`,
-    /// `<`) or the lead byte of U+2028/U+2029 (0xE2), tested on all eight at once: a byte of
-    /// `word ^ repeated(c)` is zero where the byte is `c`, and `(x - 0x01…) & ~x & 0x80…` is
-    /// nonzero exactly when some byte of `x` is zero (or, with 0x20…, below 0x20).
+    /// The high bit of each of the eight bytes that may be one `appendQuoted` escapes (a control
+    /// character, `"`, `\`, `<`) or the lead byte of U+2028/U+2029 (0xE2); zero when none is. A
+    /// byte of `word ^ repeated(c)` is zero where the byte is `c`, and `(x - 0x01…) & ~x` has the
+    /// high bit of every zero byte of `x` (or, with 0x20…, of every byte below 0x20), and may have
+    /// more (those bytes only go the slow way). One mask, no branch: tested sixteen bytes a time.
     @inline(__always)
-    static func mayNeedEscape(_ word: UInt64) -> Bool {
+    static func escapeMask(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        func hasZero(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
-        let below20 = (word &- ones &* 0x20) & ~word & highs != 0
-        return below20 || hasZero(word ^ (ones &* 0x22)) || hasZero(word ^ (ones &* 0x5C))
-            || hasZero(word ^ (ones &* 0x3C)) || hasZero(word ^ (ones &* 0xE2))
+        @inline(__always) func zeros(_ x: UInt64) -> UInt64 { (x &- ones) & ~x }
+        let below20 = (word &- ones &* 0x20) & ~word
+        return (below20 | zeros(word ^ (ones &* 0x22)) | zeros(word ^ (ones &* 0x5C)) | zeros(word ^ (ones &* 0x3C))
+            | zeros(word ^ (ones &* 0xE2))) & 0x8080_8080_8080_8080
     }
 
     package static func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
@@ -46,13 +46,27 @@ package enum JSONText {
             index += length
             runStart = index
         }
+        let base = UnsafeRawPointer(utf8.baseAddress)
         while index < utf8.count {
-            // Most text needs no escape: passed eight bytes at a time.
-            if index + 8 <= utf8.count, let base = utf8.baseAddress,
-                !mayNeedEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-            {
-                index += 8
-                continue
+            // Most text needs no escape: passed sixteen bytes at a time, then eight, up to the
+            // first byte a mask flags (the lowest is one to escape or 0xE2: borrows only flag bytes
+            // above it); the last few bytes one by one.
+            if let base {
+                var mask: UInt64 = 0
+                while mask == 0 && index + 8 <= utf8.count {
+                    let low = escapeMask(base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                    if low != 0 {
+                        mask = low
+                    } else if index + 16 <= utf8.count {
+                        let high = escapeMask(base.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self))
+                        index += high == 0 ? 16 : 8
+                        mask = high
+                    } else {
+                        index += 8
+                    }
+                }
+                if mask != 0 { index += mask.trailingZeroBitCount >> 3 }
+                guard index < utf8.count else { break }
             }
             let byte = utf8[index]
             switch byte {
