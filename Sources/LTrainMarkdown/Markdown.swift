@@ -323,8 +323,10 @@ public enum Markdown {
     struct DocumentWalk {
         var links: [MarkdownLink] = []
         var headings: [(node: OpaquePointer, text: String)] = []
-        /// With `collectsText`: the words before the first heading, then those after each heading.
-        private var sectionTexts: [WordRun] = []
+        /// With `collectsText`: the words before the first heading, then those after each heading
+        /// but the last; the words after the last heading so far, apart (appended to at each node).
+        private var sectionTexts: [[UInt8]] = []
+        private var sectionText = WordRun()
         /// Link nodes the footnote pass looked at, and references it put back as text.
         private(set) var footnoteWork = 0
 
@@ -338,7 +340,6 @@ public enum Markdown {
             _ document: OpaquePointer, options: MarkdownOptions, rewriteLink: LinkRewriter?, collectsHeadings: Bool,
             collectsText: Bool, footnoteLabels: Set<String>, noticeScan: inout NoticeScan?
         ) {
-            if collectsText { sectionTexts = [WordRun()] }
             guard let iterator = cmark_iter_new(document) else { return }
             var footnoteReferences: [(link: OpaquePointer, label: String)] = []
             defer {
@@ -360,23 +361,26 @@ public enum Markdown {
                         headingText = nil
                     } else if collectsText && type.rawValue < CMARK_NODE_FIRST_INLINE.rawValue {
                         // A block ends: its last word is not run together with the next block's first.
-                        sectionTexts[sectionTexts.count - 1].appendSpace()
+                        sectionText.appendSpace()
                     }
                     continue
                 }
                 switch type {
                 case CMARK_NODE_HEADING where collectsHeadings:
                     headingText = ""
-                    if collectsText { sectionTexts.append(WordRun()) }
+                    if collectsText {
+                        sectionTexts.append(sectionText.utf8)
+                        sectionText = WordRun()
+                    }
                 case CMARK_NODE_TEXT, CMARK_NODE_CODE, CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK:
                     if headingText != nil {
                         headingText? += Markdown.plainText(ofInline: node, type: type)
                     } else if collectsText {
-                        sectionTexts[sectionTexts.count - 1].append(inline: node, type: type)
+                        sectionText.append(inline: node, type: type)
                     }
                 case CMARK_NODE_CODE_BLOCK where collectsText:
-                    sectionTexts[sectionTexts.count - 1].append(cmark_node_get_literal(node))
-                    sectionTexts[sectionTexts.count - 1].appendSpace()
+                    sectionText.append(cmark_node_get_literal(node))
+                    sectionText.appendSpace()
                 case CMARK_NODE_LINK, CMARK_NODE_IMAGE:
                     if type == CMARK_NODE_LINK, !footnoteLabels.isEmpty {
                         footnoteWork += 1
@@ -440,8 +444,7 @@ public enum Markdown {
         /// The collected text as sections, the headings' `ids` (`headingIDs`) in order.
         func sections(ids: [String]) -> [MarkdownSection] {
             var sections: [MarkdownSection] = []
-            for (index, run) in sectionTexts.enumerated() {
-                let words = run.utf8
+            for (index, words) in (sectionTexts + [sectionText.utf8]).enumerated() {
                 if index == 0 {
                     if !words.isEmpty { sections.append(MarkdownSection(heading: "", id: nil, utf8: words)) }
                     continue
@@ -558,9 +561,17 @@ public enum Markdown {
                 }
                 var end = index + 1
                 while end < text.count {
-                    if end + 9 <= text.count, let base = text.baseAddress, !Self.mayEndRun(base + end) {
-                        end += 8
-                    } else if !isSpace(text[end]) {
+                    // Eight bytes at a time up to the first that may end the run (the lowest a
+                    // mask flags: its borrows only flag bytes above it), which is then looked at.
+                    if end + 9 <= text.count, let base = text.baseAddress {
+                        let mask = Self.runEnds(base + end)
+                        if mask == 0 {
+                            end += 8
+                            continue
+                        }
+                        end += mask.trailingZeroBitCount >> 3
+                    }
+                    if !isSpace(text[end]) {
                         end += 1
                     } else if text[end] == 0x20 && end + 1 < text.count && !isSpace(text[end + 1]) {
                         end += 2
@@ -588,19 +599,20 @@ public enum Markdown {
 
         var utf8: [UInt8] { bytes }
 
-        /// Whether a run may end among the eight bytes at `start`: one of them is below 0x20 (all
-        /// white space but the space is), or a space followed by a byte up to 0x20. Tested on all
-        /// eight at once, with the byte after them: `(x - n…) & ~x & 0x80…` flags every byte of `x`
-        /// below `n` (and may flag more, which only sends those bytes the slow way).
+        /// The high bit of each of the eight bytes at `start` where a run may end: one below 0x20
+        /// (all white space but the space is), or a space followed by a byte up to 0x20; zero when
+        /// none. Tested on all eight at once, with the byte after them: `(x - n…) & ~x & 0x80…`
+        /// flags every byte of `x` below `n` (and may flag more above one it flags, which only
+        /// sends those bytes the slow way).
         @inline(__always)
-        private static func mayEndRun(_ start: UnsafePointer<UInt8>) -> Bool {
+        private static func runEnds(_ start: UnsafePointer<UInt8>) -> UInt64 {
             let ones: UInt64 = 0x0101_0101_0101_0101
             let highs: UInt64 = 0x8080_8080_8080_8080
             let word = UnsafeRawPointer(start).loadUnaligned(as: UInt64.self)
             let next = UnsafeRawPointer(start + 1).loadUnaligned(as: UInt64.self)
             func below(_ x: UInt64, _ n: UInt64) -> UInt64 { (x &- ones &* n) & ~x & highs }
             let spaces = below(word ^ (ones &* 0x20), 1)
-            return below(word, 0x20) != 0 || spaces & below(next, 0x21) != 0
+            return below(word, 0x20) | spaces & below(next, 0x21)
         }
 
         /// cmark's literals are UTF-8 from a Swift String, so nothing is repaired.
