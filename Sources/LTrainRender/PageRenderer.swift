@@ -272,36 +272,41 @@ public struct PageRenderer: Sendable {
         guard shards.indices.contains(number) else { return nil }
         let path = Routes.searchShardPath(number)
         return SearchIndex.shard(
-            path: path, entries: searchEntries(in: shards[number], links: links, given: sections), range: shards[number])
+            path: path, of: site.line.stations, in: shards[number],
+            infoSections: infoSections(in: shards[number], given: sections), links: links)
     }
 
     /// The whole index as one script, every shard's entries inside it: for the single file.
     package func searchIndexScript(links: SearchIndex.Links) -> [UInt8]? {
         guard searchContext != nil else { return nil }
         let shards = Routes.searchShards(stationCount: site.line.stations.count)
-        let pages = concurrentMap(shards.count) { searchEntries(in: shards[$0], links: links) }
+        let stations = site.line.stations
+        let pages = concurrentMap(shards.count) {
+            SearchIndex.entries(of: stations, in: shards[$0], infoSections: infoSections(in: shards[$0]), links: links)
+        }
         return SearchIndex.root(site: site, shardPaths: [], links: links, pages: pages)
     }
 
-    private func searchEntries(
-        in range: Range<Int>, links: SearchIndex.Links, given: [[MarkdownSection]?] = []
-    ) -> [UInt8] {
+    /// The sections of each info text of `range` (by position on the line) for the index: from
+    /// `given` (by position in the range: the build's render of its page), an earlier version's
+    /// (`searchMemory`), or parsed now.
+    private func infoSections(
+        in range: Range<Int>, given: [[MarkdownSection]?] = []
+    ) -> (Int) -> [MarkdownSection] {
         let memory = searchMemory
         let stations = site.line.stations
         let reserved = templateIDs[Page.Kind.info.template] ?? []
         let options = site.markdownOptions
-        return SearchIndex.entries(
-            of: stations, in: range,
-            infoSections: { index in
-                let offset = index - range.lowerBound
-                if given.indices.contains(offset), let sections = given[offset] { return sections }
-                let (slug, text) = (stations[index].slug, stations[index].info.body.text)
-                if let kept = memory?.sections(slug: slug, text: text) { return kept }
-                let found = Markdown.sections(of: text, options: options, reservedIDs: reserved)
-                memory?.countParse()
-                memory?.keep(found, slug: slug, text: text)
-                return found
-            }, links: links)
+        return { index in
+            let offset = index - range.lowerBound
+            if given.indices.contains(offset), let sections = given[offset] { return sections }
+            let (slug, text) = (stations[index].slug, stations[index].info.body.text)
+            if let kept = memory?.sections(slug: slug, text: text) { return kept }
+            let found = Markdown.sections(of: text, options: options, reservedIDs: reserved)
+            memory?.countParse()
+            memory?.keep(found, slug: slug, text: text)
+            return found
+        }
     }
 
     /// Lets go of what the search memory holds of stations this version no longer has.

@@ -153,15 +153,20 @@ public enum SearchIndex {
         return bytes
     }
 
-    /// A shard's script: the entries of the stations in `range`.
-    package static func shard(path: String, entries: [UInt8], range: Range<Int>) -> [UInt8] {
+    /// A shard's script: the entries of the stations in `range`, written into one buffer sized
+    /// once (the entries are most of a 37 MB index).
+    package static func shard(
+        path: String, of stations: [Station], in range: Range<Int>, infoSections: (Int) -> [MarkdownSection], links: Links
+    ) -> [UInt8] {
+        let sections = range.map(infoSections)
         var bytes = Array(
             "// Written by ltrain build: stations \(range.lowerBound + 1)-\(range.upperBound) of the search index (see search.js).\n"
                 .utf8)
+        bytes.reserveCapacity(bytes.count + path.utf8.count + 64 + size(of: sections, stations: range.count))
         bytes += Array("(self.ltrainSearchShards = self.ltrainSearchShards || {})[".utf8)
         JSONText.appendQuoted(SiteFileName.url(of: path), to: &bytes)
         bytes += Array("] = [\n".utf8)
-        bytes += entries
+        appendEntries(of: stations, in: range, sections: sections, links: links, to: &bytes)
         bytes += Array("\n];\n".utf8)
         return bytes
     }
@@ -171,13 +176,25 @@ public enum SearchIndex {
     package static func entries(
         of stations: [Station], in range: Range<Int>, infoSections: (Int) -> [MarkdownSection], links: Links
     ) -> [UInt8] {
-        let sectionsOfRange = range.map(infoSections)
+        let sections = range.map(infoSections)
         var bytes: [UInt8] = []
-        // Sized once: the texts are most of the bytes, and growing by doubling copied them again.
-        bytes.reserveCapacity(
-            sectionsOfRange.reduce(range.count * 256) { total, sections in
-                sections.reduce(total) { $0 + $1.utf8.count + $1.heading.utf8.count + 64 }
-            })
+        bytes.reserveCapacity(size(of: sections, stations: range.count))
+        appendEntries(of: stations, in: range, sections: sections, links: links, to: &bytes)
+        return bytes
+    }
+
+    /// About the size of the entries of `stations` stations with these sections: the texts are
+    /// most of the bytes, and growing by doubling copied them again.
+    private static func size(of sections: [[MarkdownSection]], stations: Int) -> Int {
+        sections.reduce(stations * 256) { total, sections in
+            sections.reduce(total) { $0 + $1.utf8.count + $1.heading.utf8.count + 64 }
+        }
+    }
+
+    private static func appendEntries(
+        of stations: [Station], in range: Range<Int>, sections sectionsOfRange: [[MarkdownSection]], links: Links,
+        to bytes: inout [UInt8]
+    ) {
         for index in range {
             if index > range.lowerBound { bytes += Array(",\n".utf8) }
             bytes += line("s", stations[index].title, links.page(Routes.outputPath(of: .station(slug: stations[index].slug))))
@@ -201,7 +218,6 @@ public enum SearchIndex {
             }
             bytes += Array("]]".utf8)
         }
-        return bytes
     }
 
     /// `["kind","title","link"` (the entry goes on).
