@@ -262,36 +262,53 @@ def test_a_line_of_several_shards_is_searched_whole_from_file(tmp_path, driver):
     assert found[0][1] == "#info-stop-287.platform-287", found
 
 
-def test_results_show_as_shards_arrive_and_a_lost_shard_leaves_a_gap(tmp_path, driver):
-    """Hosted, with the second of three shards slow and then missing: the first shard's results show
-    while it is on its way, without a count (said once, when no shard is still coming); then the
-    count comes, for the stations of the shards that arrived."""
+def halts_site(tmp_path):
+    """The guide's nine stations and halts 10-89: three shards (to halt 40, to halt 80, the rest)."""
     site = search_site(tmp_path)
     for number in range(10, 90):
         (site / "content" / "stations" / f"{number:03}-halt-{number}.md").write_text(
             f"---\ntitle: Halt {number}\n---\nA kiosk sells paper number {number}.\n", encoding="utf-8")
     output = build_site(site)
-    # 89 stations: the guide's nine and halts 10-40, halts 41-80, halts 81-89.
     assert sorted(p.name for p in (output / "search").iterdir()) == ["1.js", "2.js", "3.js"]
-    assert "Halt 41" in (output / "search" / "2.js").read_text(encoding="utf-8")
-    release = threading.Event()
+    return output
+
+
+def serve_output(output, answer):
+    """A local server of `output` whose requests go first to `answer(handler)`, which returns
+    True when it answered itself; its base URL and the server."""
 
     class Handler(http.server.SimpleHTTPRequestHandler):
         def log_message(self, *args):
             pass
 
         def do_GET(self):
-            if self.path.startswith("/search/2.js"):
-                release.wait(10)
-                self.send_error(404)
-                return
-            super().do_GET()
+            if not answer(self):
+                super().do_GET()
 
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(output)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_address[1]}/", server
+
+
+def test_results_show_as_shards_arrive_and_a_lost_shard_leaves_a_gap(tmp_path, driver):
+    """Hosted, with the second of three shards slow and then missing: the first shard's results show
+    while it is on its way, without a count (said once, when no shard is still coming); then the
+    count comes, for the stations of the shards that arrived."""
+    output = halts_site(tmp_path)
+    assert "Halt 41" in (output / "search" / "2.js").read_text(encoding="utf-8")
+    release = threading.Event()
+
+    def answer(handler):
+        if not handler.path.startswith("/search/2.js"):
+            return False
+        release.wait(10)
+        handler.send_error(404)
+        return True
+
+    base, server = serve_output(output, answer)
     status = (By.CSS_SELECTOR, "[data-search] [role=status]")
     try:
-        driver.get(f"http://127.0.0.1:{server.server_address[1]}/index.html")
+        driver.get(base + "index.html")
         field(driver).send_keys("halt")
         # The shards that arrive show (the third may come before the first).
         WebDriverWait(driver, 10).until(lambda d: {"Halt 10", "Halt 81"} <= {title for title, _, _ in results(d)})
@@ -329,30 +346,20 @@ def test_the_index_loads_only_as_far_as_the_reader_needs(tmp_path, driver):
     """Focused, the field loads the root and the first shard alone. While the reader types, a query
     whose list the shards in hold a screenful of loads nothing more, and one they hold too few of
     loads on; after a pause the rest comes in and the count is said."""
-    site = search_site(tmp_path)
-    for number in range(10, 90):
-        (site / "content" / "stations" / f"{number:03}-halt-{number}.md").write_text(
-            f"---\ntitle: Halt {number}\n---\nA kiosk sells paper number {number}.\n", encoding="utf-8")
-    output = build_site(site)
-    assert sorted(p.name for p in (output / "search").iterdir()) == ["1.js", "2.js", "3.js"]
+    output = halts_site(tmp_path)
     # The service worker would fetch every file to keep it offline; without it, the page's own.
     (output / "sw.js").unlink()
     requested = []
 
-    class Handler(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
+    def answer(handler):
+        if "search" in handler.path and not handler.path.startswith("/search.js"):
+            requested.append(handler.path)
+        return False
 
-        def do_GET(self):
-            if "search" in self.path and not self.path.startswith("/search.js"):
-                requested.append(self.path)
-            super().do_GET()
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(output)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base, server = serve_output(output, answer)
     status = (By.CSS_SELECTOR, "[data-search] [role=status]")
     try:
-        driver.get(f"http://127.0.0.1:{server.server_address[1]}/index.html")
+        driver.get(base + "index.html")
         field(driver).click()
         WebDriverWait(driver, 10).until(lambda d: "/search/1.js" in requested)
         time.sleep(0.5)
@@ -372,7 +379,7 @@ def test_the_index_loads_only_as_far_as_the_reader_needs(tmp_path, driver):
         # the reader is still typing, and its results show.
         requested.clear()
         driver.execute_cdp_cmd("Network.clearBrowserCache", {})
-        driver.get(f"http://127.0.0.1:{server.server_address[1]}/index.html?again")
+        driver.get(base + "index.html?again")
         field(driver)
         keep_typing(driver, "halt 8", 2)
         assert sorted(requested) == ["/search-index.js", "/search/1.js", "/search/2.js", "/search/3.js"], requested
