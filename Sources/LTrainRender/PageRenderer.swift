@@ -225,8 +225,8 @@ public struct PageRenderer: Sendable {
     package func searchFiles() -> [(path: String, key: ContentHash)] {
         guard let context = searchContext else { return [] }
         let stations = site.line.stations
-        let memory = searchMemory
-        let hashes = concurrentMap(stations.count) { memory?.hash(of: stations[$0]) ?? SearchIndex.hash(of: stations[$0]) }
+        // Each text's hash was made as it was loaded: the rest is three short texts a station.
+        let hashes = concurrentMap(stations.count) { SearchIndex.hash(of: stations[$0]) }
         let shards = Routes.searchShards(stationCount: stations.count)
         var files: [(path: String, key: ContentHash)] = []
         var root = ContentHasher()

@@ -18,18 +18,15 @@ import LTrainRoute
 /// root. The theme's search.js folds case and accents and matches as the reader types.
 public enum SearchIndex {
     /// What the preview keeps of each station for the index from one version to the next, by
-    /// slug, with the values it was made from: the sections of its info text, cut by the render
-    /// (`Markdown.render(collectsSections:)`) or parsed, and the hash of everything its entries
-    /// show. An info page rendered in this version, or in an earlier one, is not parsed again, and
-    /// an unchanged station is not hashed again. Every entry was cut with the same Markdown
-    /// options and template ids (`context`). A build keeps none: each page's sections go to its
+    /// slug, with the text it was made from: the sections of its info text, cut by the render
+    /// (`Markdown.render(collectsSections:)`) or parsed. An info page rendered in this version, or
+    /// in an earlier one, is not parsed again. Every entry was cut with the same Markdown options
+    /// and template ids (`context`). A build keeps none: each page's sections go to its
     /// shard (`SearchShardWriter`).
     package final class Memory: Sendable {
         private struct Entry {
             var text: String
-            var sections: [MarkdownSection]?
-            var shown: (title: String, summary: String?)?
-            var hash: ContentHash?
+            var sections: [MarkdownSection]
         }
 
         let context: ContentHash
@@ -42,42 +39,17 @@ public enum SearchIndex {
             self.context = context
         }
 
-        /// Whether `entry` was made from this text (the same storage compares at once).
-        private static func entry(_ entry: Entry?, isOf text: String) -> Entry? {
-            guard let entry, entry.text == text else { return nil }
-            return entry
-        }
-
         func keep(_ sections: [MarkdownSection], slug: String, text: String) {
-            entries.withLock { entries in
-                var entry = Self.entry(entries[slug], isOf: text) ?? Entry(text: text)
-                entry.sections = sections
-                entries[slug] = entry
-            }
+            entries.withLock { $0[slug] = Entry(text: text, sections: sections) }
         }
 
-        /// The sections kept for the station, when they were cut from this very text.
+        /// The sections kept for the station, when they were cut from this very text (the same
+        /// storage compares at once).
         func sections(slug: String, text: String) -> [MarkdownSection]? {
-            entries.withLock { Self.entry($0[slug], isOf: text)?.sections }
-        }
-
-        /// `SearchIndex.hash(of:)`, kept while the station's title, summary and text stay.
-        func hash(of station: Station) -> ContentHash {
-            let kept = entries.withLock { entries -> ContentHash? in
-                guard let entry = Self.entry(entries[station.slug], isOf: station.info.body.text),
-                    let shown = entry.shown, shown.title == station.title, shown.summary == station.summary
-                else { return nil }
-                return entry.hash
-            }
-            if let kept { return kept }
-            let hash = SearchIndex.hash(of: station)
             entries.withLock { entries in
-                var entry = Self.entry(entries[station.slug], isOf: station.info.body.text) ?? Entry(text: station.info.body.text)
-                entry.shown = (station.title, station.summary)
-                entry.hash = hash
-                entries[station.slug] = entry
+                guard let entry = entries[slug], entry.text == text else { return nil }
+                return entry.sections
             }
-            return hash
         }
 
         func countParse() {
