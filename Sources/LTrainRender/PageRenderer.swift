@@ -287,6 +287,26 @@ public struct PageRenderer: Sendable {
         return SearchIndex.root(site: site, shardPaths: [], links: links, pages: pages)
     }
 
+    /// The whole index as one script for the index page to carry inline, its links relative to
+    /// the site's root (where the index page is), when the line's texts are small
+    /// (`SearchIndex.inlineTextLimit`): the theme's search then loads nothing. The files are
+    /// written as well, for a theme whose index page does not carry it. Nil without search or
+    /// past the limit.
+    package func inlineSearchIndex() -> [UInt8]? {
+        guard searchContext != nil, SearchIndex.fitsInline(site) else { return nil }
+        return searchIndexScript(links: SearchIndex.Links())
+    }
+
+    /// The hash of everything `inlineSearchIndex()` is made from (the keys of the index's files);
+    /// nil when the index page carries no index. When it changes, the index page is rendered again.
+    package func inlineSearchKey() -> ContentHash? {
+        guard searchContext != nil, SearchIndex.fitsInline(site) else { return nil }
+        var hasher = ContentHasher()
+        hasher.add("inline search index")
+        for file in searchFiles() { hasher.add(file.key) }
+        return hasher.hash
+    }
+
     /// The sections of each info text of `range` (by position on the line) for the index: from
     /// `given` (by position in the range: the build's render of its page), an earlier version's
     /// (`searchMemory`), or parsed now.
@@ -685,6 +705,7 @@ public struct PageRenderer: Sendable {
                 })
             values["has_checklists"] = .bool(!site.checklists.isEmpty)
             values["map"] = StripMap(stops: rows.stops, longestTitle: rows.longestTitle, direction: site.direction).value
+            if let index = inlineSearchIndex() { values["search_index"] = .string(String(decoding: index, as: UTF8.self)) }
             var inputs = PageInputs(
                 page: page, outputPath: outputPath, template: "index", values: values,
                 markdown: [.body(field: "body", site.index.body)])

@@ -62,6 +62,24 @@ public enum SearchIndex {
         }
     }
 
+    /// The most bytes of info text a line may have for the index page to carry the whole index
+    /// inline (`PageRenderer.inlineSearchIndex`), so that the first search asks for nothing: the
+    /// default site's 5 kB of text make a 6 kB index; past this, what every visit to the index
+    /// page would download outweighs the two requests a search saves.
+    static let inlineTextLimit = 32 * 1024
+
+    /// Whether the line's info texts fit `inlineTextLimit` (and its stations one shard).
+    static func fitsInline(_ site: Site) -> Bool {
+        let stations = site.line.stations
+        guard Routes.searchShards(stationCount: stations.count).count <= 1 else { return false }
+        var bytes = 0
+        for index in stations.indices {
+            bytes += stations[index].info.body.text.utf8.count
+            if bytes > inlineTextLimit { return false }
+        }
+        return true
+    }
+
     /// The hash of a station's entries: its slug, title, summary and info text.
     static func hash(of station: Station) -> ContentHash {
         var hasher = ContentHasher()

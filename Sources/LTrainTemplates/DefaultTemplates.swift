@@ -120,6 +120,12 @@ package enum DefaultTemplates {
         "index.mustache": #"""
 {{<layout}}
 {{$kind}}index{{/kind}}
+{{$after_files}}
+{{#search_index}}
+<script>
+{{{search_index}}}</script>
+{{/search_index}}
+{{/after_files}}
 {{$content}}
 <div class="app">
 <header class="bar large-title-bar">

@@ -139,8 +139,8 @@ import Testing
         try site.write(path, try String(contentsOfFile: site.root + "/" + path, encoding: .utf8) + "\nOne more line.\n")
         let edited = try site.build()
         #expect(
-            edited.written == 3,
-            "only the edited station's info page changed, the search index that holds its text, and the offline list")
+            edited.written == 4,
+            "only the edited station's info page changed, the search index and the index page that hold its text (a small line's index page carries the index), and the offline list")
         #expect(try identity("info/third-avenue.html").inode != third.inode)
         #expect(try identity("stations/union-square.html") == union)
         #expect(try site.page("info/third-avenue.html").contains("One more line."))
@@ -156,7 +156,9 @@ import Testing
         let original = try String(contentsOfFile: site.root + "/" + path, encoding: .utf8)
         try site.write(path, original + "\nA new paragraph.\n")
         let bodyEdit = try site.build()
-        #expect(bodyEdit.rendered == 1, "only the station's info page depends on its body")
+        #expect(
+            bodyEdit.rendered == 2,
+            "only the station's info page depends on its body, and the index page, which carries a small line's search index")
         #expect(try site.page("info/third-avenue.html").contains("A new paragraph."))
 
         try site.write(path, original.replacingOccurrences(of: "title: Third Avenue", with: "title: 3rd Avenue"))

@@ -146,8 +146,56 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: site.output + "/search"))
     }
 
-    @Test func aRebuildKeepsTheIndexAndABodyEditParsesNoOtherText() throws {
+    /// A line whose info texts come to more than 32 kB, so that the index page carries no index
+    /// and the shards alone hold the texts.
+    static func siteBeyondTheInlineLimit() throws -> TestSite {
         let site = try TestSite.defaultSite()
+        let path = "content/stations/01-eighth-avenue.md"
+        try site.write(
+            path,
+            try String(contentsOfFile: site.root + "/" + path, encoding: .utf8) + "\n"
+                + String(repeating: "Many long words here. ", count: 1_600) + "\n")
+        return site
+    }
+
+    @Test func theIndexPageCarriesASmallLinesIndexAndAnEditReachesIt() throws {
+        let site = try TestSite.defaultSite()
+        try site.build()
+        let index = try site.page("index.html")
+        let script = try site.page("search-index.js")
+        #expect(index.contains("<script>\n// Written by ltrain build: what the search field searches"))
+        #expect(index.contains("\"shards\": [], "), "nothing to load")
+        #expect(index.contains("\"pages\": [\n[\"s\",\"Eighth Avenue\",\"stations/eighth-avenue.html\""))
+        #expect(script.contains("\"shards\": [\"search/1.js\"]"), "the files are written too, for a theme that loads them")
+        let path = "content/stations/04-third-avenue.md"
+        try site.write(path, try String(contentsOfFile: site.root + "/" + path, encoding: .utf8) + "\nA zebra crossing.\n")
+        try site.build()
+        #expect(try site.page("index.html").contains("A zebra crossing."))
+
+        // In serve too, and the texts are parsed once each, then only the edited one.
+        var options = ServeOptions()
+        options.contentDirectory = site.content
+        options.templatesDirectory = site.templates
+        let preview = PreviewSession(options: options)
+        #expect(preview.rebuild().problems.isEmpty)
+        let memory = try #require(preview.searchMemory)
+        #expect(memory.textsParsed <= 6)
+        let parsedAtFirst = memory.textsParsed
+        try site.write(path, try String(contentsOfFile: site.root + "/" + path, encoding: .utf8) + "\nAn okapi.\n")
+        let edit = preview.rebuild(changed: [site.root + "/" + path])
+        #expect(edit.renderedPages == 2 && edit.changedFiles == 3, "the info page, the index page and the shard")
+        #expect(memory.textsParsed <= parsedAtFirst + 1)
+        #expect(String(decoding: preview.servedFiles["index.html"] ?? [], as: UTF8.self).contains("An okapi."))
+
+        // Past the limit, the index page carries none: the theme's script loads the files.
+        let long = try Self.siteBeyondTheInlineLimit()
+        try long.build()
+        #expect(!(try long.page("index.html")).contains("ltrainSearchIndex"))
+        #expect(try long.page("search-index.js").contains("self.ltrainSearchIndex = {"))
+    }
+
+    @Test func aRebuildKeepsTheIndexAndABodyEditParsesNoOtherText() throws {
+        let site = try Self.siteBeyondTheInlineLimit()
         try site.build()
         let again = try site.build()
         #expect(again.written == 0)

@@ -96,8 +96,9 @@ import Testing
         let good = try String(contentsOfFile: path, encoding: .utf8)
         try site.write("content/stations/03-union-square.md", good + "\nNew.\n")
         let edit = preview.rebuild(changed: [path])
-        // The info page, and the search index, which holds its text.
-        #expect(edit.renderedPages == 1 && edit.changedFiles == 2)
+        // The info page, and the search index and the index page, which hold its text (a small
+        // line's index page carries the index).
+        #expect(edit.renderedPages == 2 && edit.changedFiles == 3)
         try site.write("content/stations/03-union-square.md", "---\ntitle: [broken\n---\n")
         let broken = preview.rebuild(changed: [path])
         #expect(broken.problems.count == 1)
@@ -108,7 +109,7 @@ import Testing
         #expect(String(decoding: bytes, as: UTF8.self).contains("New."))
         try site.write("content/stations/03-union-square.md", good)
         let fixed = preview.rebuild(changed: [path])
-        #expect(fixed.problems.isEmpty && fixed.changedFiles == 2)
+        #expect(fixed.problems.isEmpty && fixed.changedFiles == 3)
         // Broken, then put back exactly as it was: nothing to change, but the pages that show
         // the problem must reload to lose it.
         try site.write("content/stations/03-union-square.md", "---\ntitle: [broken\n---\n")
@@ -167,8 +168,8 @@ import Testing
         try site.write("content/stations/03-union-square.md.tmp", try String(contentsOfFile: path, encoding: .utf8) + "\nSaved.\n")
         #expect(rename(temporary, path) == 0)
         let save = preview.rebuild(changed: [temporary, path])
-        #expect(save.plan == SitePlan(scope: .pages([.info(slug: "union-square")])), "the temporary file widened the plan")
-        #expect(save.renderedPages == 1 && save.changedFiles == 2, "the info page and the search index")
+        #expect(save.plan == SitePlan(scope: .pages([.info(slug: "union-square"), .index])), "the temporary file widened the plan")
+        #expect(save.renderedPages == 2 && save.changedFiles == 3, "the info page, the search index and the index page that carries it")
         // A title edit reaches the pages that show the title: its station, its info page, both
         // neighbours (their bar), the index, and the 404 page (which names the first station).
         try site.write("content/stations/03-union-square.md", try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "title: Union Square", with: "title: Union Sq"))

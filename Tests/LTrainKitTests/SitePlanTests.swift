@@ -26,8 +26,9 @@ import Testing
 
     /// The plan from the site as it is to the site after `edit`; links are those the pages were
     /// last rendered with (the default site's two Markdown links).
-    static func plan(_ edit: (TestSite) throws -> Void) throws -> SitePlan {
+    static func plan(before: (TestSite) throws -> Void = { _ in }, _ edit: (TestSite) throws -> Void) throws -> SitePlan {
         let site = try TestSite.defaultSite()
+        try before(site)
         let last = try prepared(site)
         try edit(site)
         let next = try prepared(site)
@@ -66,9 +67,33 @@ import Testing
         #expect(all.count == 1 + Self.slugs.count * 2 + 1 + 1, "index, stations, info pages, one checklist, 404")
     }
 
+    /// The index page carries the search index while the line's texts come to at most 32 kB:
+    /// then a body or a checklist reaches it; past that, and when a text crosses the limit
+    /// either way (the index page loses or gains the index), only the first does not.
+    @Test func aTextReachesTheIndexPageWhileItCarriesTheSearchIndex() throws {
+        let longText = "\n" + String(repeating: "Many long words here. ", count: 1_600) + "\n"
+        let lengthen = { (site: TestSite) in try Self.append(longText, to: "content/stations/01-eighth-avenue.md", in: site) }
+        let body = { (site: TestSite) in try Self.append("\nMore.\n", to: "content/stations/03-union-square.md", in: site) }
+        #expect(try Self.plan(before: lengthen, body) == SitePlan(scope: .pages([.info(slug: "union-square")])))
+        #expect(
+            try Self.plan(lengthen)
+                == SitePlan(scope: .pages([.info(slug: "eighth-avenue"), .index])), "the index page lost the index")
+        let checklist = try Self.plan { site in
+            let path = site.content + "/checklists/check-one.md"
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            let row = try #require(lines.lastIndex(where: { $0.hasPrefix("- ") }))
+            var edited = lines
+            edited[row] += " (edited)"
+            try site.write("content/checklists/check-one.md", edited.joined(separator: "\n"))
+        }
+        #expect(checklist == SitePlan(scope: .pages([.checklist(slug: "check-one"), .index])))
+    }
+
     @Test func aBodyReachesItsInfoPageAndASummaryThePagesThatShowIt() throws {
         let body = try Self.plan { try Self.append("\nMore.\n", to: "content/stations/03-union-square.md", in: $0) }
-        #expect(body == SitePlan(scope: .pages([.info(slug: "union-square")])))
+        // The index page carries this small line's search index, which holds the text.
+        #expect(body == SitePlan(scope: .pages([.info(slug: "union-square"), .index])))
         let summary = try Self.plan { site in
             let path = site.content + "/stations/03-union-square.md"
             try site.write(

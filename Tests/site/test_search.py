@@ -5,6 +5,8 @@ Headless Chromium."""
 import functools
 import http.server
 import pathlib
+import re
+import shutil
 import threading
 import time
 
@@ -389,11 +391,39 @@ def test_the_index_loads_only_as_far_as_the_reader_needs(tmp_path, driver):
         server.shutdown()
 
 
+def test_a_small_line_is_searched_with_no_request_of_its_own(built, driver, tmp_path):
+    """The default theme's index page carries a small line's index (the guide's is 6 kB): focusing
+    the field and searching ask the host for nothing beyond what the page loaded."""
+    output = tmp_path / "site"
+    shutil.copytree(built[1], output)
+    # The service worker would fetch every file to keep it offline; without it, the page's own.
+    (output / "sw.js").unlink()
+    requested = []
+
+    def answer(handler):
+        requested.append(handler.path)
+        return False
+
+    base, server = serve_output(output, answer)
+    try:
+        driver.get(base + "index.html")
+        field(driver).click()
+        found = search_for(driver, "gorlitzer")
+        assert found and found[0][0] == "Görlitzer Bahnhof", found
+        time.sleep(0.5)
+        assert [path for path in requested if "search" in path] == ["/search.js"], requested
+    finally:
+        server.shutdown()
+
+
 def test_a_single_part_of_150000_results_is_counted(built, driver):
     """The single file holds every entry in one part; a query matching 150,000 of them (more than
     a JavaScript call takes as arguments) is shown and counted."""
     _, output = built
     html = (output / "index.html").read_text(encoding="utf-8")
+    # In place of the small line's own index, which the index page carries.
+    html, carried = re.subn(r"<script>\n// Written by ltrain build.*?</script>\n", "", html, flags=re.S)
+    assert carried == 1
     index = ('<script>self.ltrainSearchIndex = {"join": "#", "shards": [], "checklists": [], "pages": '
              'Array.from({length: 150000}, (_, i) => ["s", "Halt " + i, "#halt-" + i, ""])};</script>\n')
     assert '<script src="search.js"' in html

@@ -64,6 +64,8 @@ public struct SitePlan: Sendable, Equatable {
             pages.formUnion(next.renderer.pages(renderedWith: template))
         }
         if old.index != new.index { pages.insert(.index) }
+        // The index page carries a small line's search index: any text or checklist in it.
+        if last.renderer.inlineSearchKey() != next.renderer.inlineSearchKey() { pages.insert(.index) }
         for (before, after) in zip(old.checklists, new.checklists) where before != after {
             pages.insert(.checklist(slug: after.slug))
             if before.title != after.title { pages.insert(.index) }
