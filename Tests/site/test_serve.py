@@ -247,7 +247,8 @@ def test_an_edit_reloads_open_pages_with_the_new_content(served):
     written = time.monotonic()
     station.write_text(station.read_text() + "\nA brand-new paragraph.\n")
     name, data, arrived = events.wait_for("reload")
-    assert json.loads(data)["changed"] == 2, "the info page and the search index, which holds its text"
+    assert json.loads(data)["changed"] == 3, \
+        "the info page, the search index and the index page, which carries a small line's index"
     print(f"\nedit to reload: {(arrived - written) * 1000:.0f} ms")
     status, _, body = server.get("/info/union-square.html")
     assert b"A brand-new paragraph." in body
