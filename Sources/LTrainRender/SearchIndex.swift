@@ -62,19 +62,26 @@ public enum SearchIndex {
         }
     }
 
-    /// The most bytes of info text a line may have for the index page to carry the whole index
-    /// inline (`PageRenderer.inlineSearchIndex`), so that the first search asks for nothing: the
+    /// The most bytes of text the index may hold for the index page to carry it whole, inline
+    /// (`PageRenderer.inlineSearchIndex`), so that the first search asks for nothing: the
     /// default site's 5 kB of text make a 6 kB index; past this, what every visit to the index
     /// page would download outweighs the two requests a search saves.
     static let inlineTextLimit = 32 * 1024
 
-    /// Whether the line's info texts fit `inlineTextLimit` (and its stations one shard).
+    /// Whether the texts the index holds (each station's title, summary and info text, each
+    /// checklist's title and rows) fit `inlineTextLimit`, and the stations one shard.
     static func fitsInline(_ site: Site) -> Bool {
         let stations = site.line.stations
         guard Routes.searchShards(stationCount: stations.count).count <= 1 else { return false }
         var bytes = 0
         for index in stations.indices {
-            bytes += stations[index].info.body.text.utf8.count
+            bytes += stations[index].title.utf8.count + (stations[index].summary?.utf8.count ?? 0)
+                + stations[index].info.body.text.utf8.count
+            if bytes > inlineTextLimit { return false }
+        }
+        for checklist in site.checklists {
+            bytes += checklist.title.utf8.count
+            for row in checklist.rows { bytes += row.text.utf8.count }
             if bytes > inlineTextLimit { return false }
         }
         return true

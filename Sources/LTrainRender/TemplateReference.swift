@@ -50,7 +50,7 @@ public enum TemplateReference {
         "rows[].label": "the row's words, as HTML",
         "rows[].position": "the row's place, from 1",
         "has_checklists": "true when the site has checklists",
-        "search_index": "the whole search index as a script, when the line's info texts come to at most 32 kB (raw, inside `<script>`: `{{{search_index}}}`); absent otherwise, and `search.js` loads `files.search_index_js`",
+        "search_index": "the whole search index as a script, when the texts it holds come to at most 32 kB (raw, inside `<script>`: `{{{search_index}}}`); absent otherwise, and `search.js` loads `files.search_index_js`",
         "stations[].title": "a station's title",
         "stations[].summary": "its summary, if any",
         "stations[].href": "link to it",

@@ -192,6 +192,13 @@ import Testing
         try long.build()
         #expect(!(try long.page("index.html")).contains("ltrainSearchIndex"))
         #expect(try long.page("search-index.js").contains("self.ltrainSearchIndex = {"))
+        // A checklist's rows count too: a long one is not carried on every visit to the index.
+        let rows = try TestSite.defaultSite()
+        let manyRows = (1...2_000).map { "- Row number \($0) of a very long list" }.joined(separator: "\n")
+        try rows.write("content/checklists/many.md", "---\ntitle: Many\n---\n\(manyRows)\n")
+        try rows.build()
+        #expect(!(try rows.page("index.html")).contains("ltrainSearchIndex"))
+        #expect(try rows.page("search-index.js").contains("Row number 2000 of a very long list"))
     }
 
     @Test func aRebuildKeepsTheIndexAndABodyEditParsesNoOtherText() throws {
