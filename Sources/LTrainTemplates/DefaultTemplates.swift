@@ -578,7 +578,7 @@ package enum DefaultTemplates {
 
 """##,
         "search-button.mustache": #"""
-{{#files.search_index_js}}<a class="bar-button bar-search" href="{{site.home}}" data-search-link hidden aria-label="{{site.labels.search}}" title="{{site.labels.search}}"><svg class="search-icon" viewBox="0 0 20 20" width="20" height="20" aria-hidden="true" focusable="false"><circle cx="8.5" cy="8.5" r="6" fill="none" stroke="currentColor" stroke-width="2.2"/><path d="m13 13 5 5" stroke="currentColor" stroke-width="2.2" stroke-linecap="round"/></svg></a>{{/files.search_index_js}}
+{{#files.search_index_js}}<a class="bar-button bar-search" href="{{site.home}}" data-search-link hidden aria-label="{{site.labels.search}}" title="{{site.labels.search}}"><svg class="search-icon" viewBox="0 0 20 20" width="20" height="20" aria-hidden="true"><circle cx="8.5" cy="8.5" r="6"/><path d="m13 13 5 5"/></svg></a>{{/files.search_index_js}}
 
 """#,
         "search.js": #"""
@@ -1592,7 +1592,8 @@ fieldset.group > .group-rows { clear: both; }
 .search-results { margin-block-start: 0.5rem; }
 .search-results [aria-selected="true"].row { background: color-mix(in srgb, var(--tint) 14%, var(--cell)); }
 .search-results mark { background: color-mix(in srgb, var(--tint) 22%, transparent); color: inherit; border-radius: 2px; }
-.search-icon { display: block; }
+/* Drawn here, not in each page's markup: every page but the index carries the button. */
+.search-icon { display: block; fill: none; stroke: currentColor; stroke-width: 2.2; stroke-linecap: round; }
 /* In the station's title row, beside the link home: a 24 px target, kept apart from it. */
 .bar-title .bar-search {
   display: inline-flex;
