@@ -323,10 +323,8 @@ public enum Markdown {
     struct DocumentWalk {
         var links: [MarkdownLink] = []
         var headings: [(node: OpaquePointer, text: String)] = []
-        /// With `collectsText`: the words before the first heading, then those after each heading
-        /// but the last; the words after the last heading so far, apart (appended to at each node).
+        /// With `collectsText`: the words before the first heading, then those after each heading.
         private var sectionTexts: [[UInt8]] = []
-        private var sectionText = WordRun()
         /// Link nodes the footnote pass looked at, and references it put back as text.
         private(set) var footnoteWork = 0
 
@@ -349,6 +347,7 @@ public enum Markdown {
             }
             var blockLine = 1
             var headingText: String?
+            var sectionText = WordRun(capacity: collectsText ? 4096 : 16)
             while true {
                 let event = cmark_iter_next(iterator)
                 if event == CMARK_EVENT_DONE { break }
@@ -368,10 +367,7 @@ public enum Markdown {
                 switch type {
                 case CMARK_NODE_HEADING where collectsHeadings:
                     headingText = ""
-                    if collectsText {
-                        sectionTexts.append(sectionText.utf8)
-                        sectionText = WordRun()
-                    }
+                    if collectsText { sectionTexts.append(sectionText.take()) }
                 case CMARK_NODE_TEXT, CMARK_NODE_CODE, CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK:
                     if headingText != nil {
                         headingText? += Markdown.plainText(ofInline: node, type: type)
@@ -398,6 +394,7 @@ public enum Markdown {
                     }
                 }
             }
+            if collectsText { sectionTexts.append(sectionText.take()) }
         }
 
         /// `^1` for a link whose whole text is the one text `^1`: what `[^1]` is when a line
@@ -444,7 +441,7 @@ public enum Markdown {
         /// The collected text as sections, the headings' `ids` (`headingIDs`) in order.
         func sections(ids: [String]) -> [MarkdownSection] {
             var sections: [MarkdownSection] = []
-            for (index, words) in (sectionTexts + [sectionText.utf8]).enumerated() {
+            for (index, words) in sectionTexts.enumerated() {
                 if index == 0 {
                     if !words.isEmpty { sections.append(MarkdownSection(heading: "", id: nil, utf8: words)) }
                     continue
@@ -523,7 +520,7 @@ public enum Markdown {
 
     /// `text` with each run of ASCII white space made one space and none at either end.
     static func collapsingWhiteSpace(_ text: String) -> String {
-        var run = WordRun()
+        var run = WordRun(capacity: text.utf8.count)
         var text = text
         text.withUTF8 { run.append($0) }
         return run.text
@@ -531,13 +528,55 @@ public enum Markdown {
 
     /// Words gathered from cmark's literals straight into UTF-8 bytes, each run of ASCII white
     /// space made one space and none at either end: a section's text for search, built without a
-    /// String per node.
-    struct WordRun {
-        private var bytes: [UInt8] = []
+    /// String per node, in a buffer of its own that each section reuses (`take()`), appended to
+    /// with a copy (an Array's append, once per cmark text node, and its growth cost a build more
+    /// than the copying).
+    struct WordRun: ~Copyable {
+        private var base: UnsafeMutablePointer<UInt8>
+        private var capacity: Int
+        private var count = 0
         private var pendingSpace = false
 
+        init(capacity: Int) {
+            self.capacity = max(16, capacity)
+            base = .allocate(capacity: self.capacity)
+        }
+
+        deinit { base.deallocate() }
+
         mutating func appendSpace() {
-            pendingSpace = !bytes.isEmpty
+            pendingSpace = count > 0
+        }
+
+        /// The words so far; the run starts again, empty, in the same buffer.
+        mutating func take() -> [UInt8] {
+            let words = utf8
+            count = 0
+            pendingSpace = false
+            return words
+        }
+
+        @inline(__always)
+        private mutating func append(_ start: UnsafePointer<UInt8>, count added: Int) {
+            if count + added > capacity { grow(to: count + added) }
+            (base + count).initialize(from: start, count: added)
+            count += added
+        }
+
+        @inline(__always)
+        private mutating func appendPendingSpace() {
+            if count == capacity { grow(to: count + 1) }
+            (base + count).initialize(to: 0x20)
+            count += 1
+        }
+
+        private mutating func grow(to needed: Int) {
+            let larger = max(capacity * 2, needed)
+            let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+            moved.initialize(from: base, count: count)
+            base.deallocate()
+            base = moved
+            capacity = larger
         }
 
         mutating func append(_ literal: UnsafePointer<CChar>?) {
@@ -546,6 +585,7 @@ public enum Markdown {
             literal.withMemoryRebound(to: UInt8.self, capacity: count) { append(UnsafeBufferPointer(start: $0, count: count)) }
         }
 
+        @inline(__always)
         mutating func append(_ text: UnsafeBufferPointer<UInt8>) {
             func isSpace(_ byte: UInt8) -> Bool {
                 byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D || byte == 0x0C
@@ -555,7 +595,7 @@ public enum Markdown {
             var index = 0
             while index < text.count {
                 if isSpace(text[index]) {
-                    pendingSpace = !bytes.isEmpty
+                    pendingSpace = count > 0
                     index += 1
                     continue
                 }
@@ -563,13 +603,16 @@ public enum Markdown {
                 while end < text.count {
                     // Eight bytes at a time up to the first that may end the run (the lowest a
                     // mask flags: its borrows only flag bytes above it), which is then looked at.
-                    if end + 9 <= text.count, let base = text.baseAddress {
-                        let mask = Self.runEnds(base + end)
+                    if let base = text.baseAddress, text.count >= 9 {
+                        let mask =
+                            end + 9 <= text.count
+                            ? Self.runEnds(base + end) : Self.runEnds(lastBytesOf: base, count: text.count, from: end)
                         if mask == 0 {
                             end += 8
                             continue
                         }
                         end += mask.trailingZeroBitCount >> 3
+                        if end >= text.count { break }
                     }
                     if !isSpace(text[end]) {
                         end += 1
@@ -580,10 +623,10 @@ public enum Markdown {
                     }
                 }
                 if pendingSpace {
-                    bytes.append(0x20)
+                    appendPendingSpace()
                     pendingSpace = false
                 }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[index..<end]))
+                if let start = text.baseAddress { append(start + index, count: end - index) }
                 index = end
             }
         }
@@ -597,7 +640,7 @@ public enum Markdown {
             }
         }
 
-        var utf8: [UInt8] { bytes }
+        var utf8: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 
         /// The high bit of each of the eight bytes at `start` where a run may end: one below 0x20
         /// (all white space but the space is), or a space followed by a byte up to 0x20; zero when
@@ -615,8 +658,25 @@ public enum Markdown {
             return below(word, 0x20) | spaces & below(next, 0x21)
         }
 
+        /// `runEnds` for the last 1 to 8 bytes of a text of at least 9, from `start`: the eight
+        /// bytes that end the text, shifted down so that the byte at `start` comes first and zeros
+        /// follow the text's end, which the mask flags (the run ends there at the latest). Most of
+        /// cmark's literals are short, and their last bytes went one at a time.
+        @inline(__always)
+        private static func runEnds(lastBytesOf base: UnsafePointer<UInt8>, count: Int, from start: Int) -> UInt64 {
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            let last = UnsafeRawPointer(base + count - 8).loadUnaligned(as: UInt64.self)
+            let shift = UInt64(8 * (8 - (count - start)))
+            let word = last >> shift
+            let next = last >> (shift + 8)
+            func below(_ x: UInt64, _ n: UInt64) -> UInt64 { (x &- ones &* n) & ~x & highs }
+            let spaces = below(word ^ (ones &* 0x20), 1)
+            return below(word, 0x20) | spaces & below(next, 0x21)
+        }
+
         /// cmark's literals are UTF-8 from a Swift String, so nothing is repaired.
-        var text: String { String(decoding: bytes, as: UTF8.self) }
+        var text: String { String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self) }
     }
 
     /// Schemes that run code or smuggle content, in lowercase.
