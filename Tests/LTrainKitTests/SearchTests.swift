@@ -158,6 +158,18 @@ import Testing
         return site
     }
 
+    /// A preview of `site`'s content and templates.
+    static func preview(of site: TestSite) -> PreviewSession {
+        var options = ServeOptions()
+        options.contentDirectory = site.content
+        options.templatesDirectory = site.templates
+        return PreviewSession(options: options)
+    }
+
+    static func append(_ text: String, to path: String, in site: TestSite) throws {
+        try site.write(path, try String(contentsOfFile: site.root + "/" + path, encoding: .utf8) + text)
+    }
+
     @Test func theIndexPageCarriesASmallLinesIndexAndAnEditReachesIt() throws {
         let site = try TestSite.defaultSite()
         try site.build()
@@ -168,20 +180,17 @@ import Testing
         #expect(index.contains("\"pages\": [\n[\"s\",\"Eighth Avenue\",\"stations/eighth-avenue.html\""))
         #expect(script.contains("\"shards\": [\"search/1.js\"]"), "the files are written too, for a theme that loads them")
         let path = "content/stations/04-third-avenue.md"
-        try site.write(path, try String(contentsOfFile: site.root + "/" + path, encoding: .utf8) + "\nA zebra crossing.\n")
+        try Self.append("\nA zebra crossing.\n", to: path, in: site)
         try site.build()
         #expect(try site.page("index.html").contains("A zebra crossing."))
 
         // In serve too, and the texts are parsed once each, then only the edited one.
-        var options = ServeOptions()
-        options.contentDirectory = site.content
-        options.templatesDirectory = site.templates
-        let preview = PreviewSession(options: options)
+        let preview = Self.preview(of: site)
         #expect(preview.rebuild().problems.isEmpty)
         let memory = try #require(preview.searchMemory)
         #expect(memory.textsParsed <= 6)
         let parsedAtFirst = memory.textsParsed
-        try site.write(path, try String(contentsOfFile: site.root + "/" + path, encoding: .utf8) + "\nAn okapi.\n")
+        try Self.append("\nAn okapi.\n", to: path, in: site)
         let edit = preview.rebuild(changed: [site.root + "/" + path])
         #expect(edit.renderedPages == 2 && edit.changedFiles == 3, "the info page, the index page and the shard")
         #expect(memory.textsParsed <= parsedAtFirst + 1)
@@ -207,20 +216,17 @@ import Testing
         let again = try site.build()
         #expect(again.written == 0)
         let path = "content/stations/04-third-avenue.md"
-        try site.write(path, try String(contentsOfFile: site.root + "/" + path, encoding: .utf8) + "\nA zebra crossing.\n")
+        try Self.append("\nA zebra crossing.\n", to: path, in: site)
         try site.build()
         #expect(try site.page("search/1.js").contains("A zebra crossing."))
 
         // In serve, the edited page is rendered and every other text's sections are remembered.
-        var options = ServeOptions()
-        options.contentDirectory = site.content
-        options.templatesDirectory = site.templates
-        let preview = PreviewSession(options: options)
+        let preview = Self.preview(of: site)
         #expect(preview.rebuild().problems.isEmpty)
         let memory = try #require(preview.searchMemory)
         let parsedAtFirst = memory.textsParsed
         #expect(parsedAtFirst == 0, "the first version renders every info page, which cuts its sections")
-        try site.write(path, try String(contentsOfFile: site.root + "/" + path, encoding: .utf8) + "\nAn okapi.\n")
+        try Self.append("\nAn okapi.\n", to: path, in: site)
         let edit = preview.rebuild(changed: [site.root + "/" + path])
         #expect(edit.renderedPages == 1 && edit.changedFiles == 2)
         #expect(memory.textsParsed == parsedAtFirst, "no text was parsed for the index alone")
@@ -283,10 +289,7 @@ import Testing
             try site.write("content/stations/\(number)-stop-\(number).md", "---\ntitle: Stop \(number)\n---\n## Words\n\nWords \(number).\n")
         }
         try site.build()
-        var options = ServeOptions()
-        options.contentDirectory = site.content
-        options.templatesDirectory = site.templates
-        let preview = PreviewSession(options: options)
+        let preview = Self.preview(of: site)
         #expect(preview.rebuild().problems.isEmpty)
         for path in ["search-index.js", "search/1.js", "search/2.js"] {
             #expect(try site.page(path) == String(decoding: preview.servedFiles[path] ?? [], as: UTF8.self), "\(path)")
