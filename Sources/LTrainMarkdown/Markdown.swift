@@ -649,27 +649,28 @@ public enum Markdown {
         /// sends those bytes the slow way).
         @inline(__always)
         private static func runEnds(_ start: UnsafePointer<UInt8>) -> UInt64 {
-            let ones: UInt64 = 0x0101_0101_0101_0101
-            let highs: UInt64 = 0x8080_8080_8080_8080
-            let word = UnsafeRawPointer(start).loadUnaligned(as: UInt64.self)
-            let next = UnsafeRawPointer(start + 1).loadUnaligned(as: UInt64.self)
-            func below(_ x: UInt64, _ n: UInt64) -> UInt64 { (x &- ones &* n) & ~x & highs }
-            let spaces = below(word ^ (ones &* 0x20), 1)
-            return below(word, 0x20) | spaces & below(next, 0x21)
+            runEnds(
+                word: UnsafeRawPointer(start).loadUnaligned(as: UInt64.self),
+                next: UnsafeRawPointer(start + 1).loadUnaligned(as: UInt64.self))
         }
 
         /// `runEnds` for the last 1 to 8 bytes of a text of at least 9, from `start`: the eight
         /// bytes that end the text, shifted down so that the byte at `start` comes first and zeros
-        /// follow the text's end, which the mask flags (the run ends there at the latest). Most of
-        /// cmark's literals are short, and their last bytes went one at a time.
+        /// follow the text's end, which the mask flags (the run ends there at the latest), so that
+        /// the last bytes of cmark's many short literals are not judged one at a time.
         @inline(__always)
         private static func runEnds(lastBytesOf base: UnsafePointer<UInt8>, count: Int, from start: Int) -> UInt64 {
-            let ones: UInt64 = 0x0101_0101_0101_0101
-            let highs: UInt64 = 0x8080_8080_8080_8080
             let last = UnsafeRawPointer(base + count - 8).loadUnaligned(as: UInt64.self)
             let shift = UInt64(8 * (8 - (count - start)))
-            let word = last >> shift
-            let next = last >> (shift + 8)
+            return runEnds(word: last >> shift, next: last >> (shift + 8))
+        }
+
+        /// The mask of `runEnds` for eight bytes (`word`, the first in its lowest byte) and the
+        /// eight that start one byte later (`next`).
+        @inline(__always)
+        private static func runEnds(word: UInt64, next: UInt64) -> UInt64 {
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
             func below(_ x: UInt64, _ n: UInt64) -> UInt64 { (x &- ones &* n) & ~x & highs }
             let spaces = below(word ^ (ones &* 0x20), 1)
             return below(word, 0x20) | spaces & below(next, 0x21)

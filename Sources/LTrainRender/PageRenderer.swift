@@ -293,14 +293,17 @@ public struct PageRenderer: Sendable {
     /// written as well, for a theme whose index page does not carry it. Nil without search or
     /// past the limit.
     package func inlineSearchIndex() -> [UInt8]? {
-        guard searchContext != nil, SearchIndex.fitsInline(site) else { return nil }
+        guard carriesSearchIndexInline else { return nil }
         return searchIndexScript(links: SearchIndex.Links())
     }
+
+    /// Whether the index page carries the search index: search is on and its texts are small.
+    private var carriesSearchIndexInline: Bool { searchContext != nil && SearchIndex.fitsInline(site) }
 
     /// The hash of everything `inlineSearchIndex()` is made from (the keys of the index's files);
     /// nil when the index page carries no index. When it changes, the index page is rendered again.
     package func inlineSearchKey() -> ContentHash? {
-        guard searchContext != nil, SearchIndex.fitsInline(site) else { return nil }
+        guard carriesSearchIndexInline else { return nil }
         var hasher = ContentHasher()
         hasher.add("inline search index")
         for file in searchFiles() { hasher.add(file.key) }

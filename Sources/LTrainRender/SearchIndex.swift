@@ -63,9 +63,9 @@ public enum SearchIndex {
     }
 
     /// The most bytes of text the index may hold for the index page to carry it whole, inline
-    /// (`PageRenderer.inlineSearchIndex`), so that the first search asks for nothing: the
-    /// default site's 5 kB of text make a 6 kB index; past this, what every visit to the index
-    /// page would download outweighs the two requests a search saves.
+    /// (`PageRenderer.inlineSearchIndex`), so that the first search asks for nothing; past it,
+    /// what every visit to the index page would download outweighs the two requests a search
+    /// saves.
     static let inlineTextLimit = 32 * 1024
 
     /// Whether the texts the index holds (each station's title, summary and info text, each
