@@ -222,10 +222,22 @@ public enum SiteBuilder {
         count: Int, text: @Sendable (Int) -> (source: MarkdownSource, isChecklist: Bool), options: MarkdownOptions,
         found: [String: [MarkdownNotice]], first: Int = .max
     ) -> (first: [Diagnostic], count: Int) {
-        let notices = concurrentMap(count) { position -> [MarkdownNotice] in
-            let source = text(position).source
-            return found[source.displayPath] ?? Markdown.notices(in: source.text, options: options)
+        // The found ones are looked up on one core, reading each text's path alone: copying every
+        // source on both cores cost more than the look-ups.
+        var notices = [[MarkdownNotice]](repeating: [], count: count)
+        var missing: [Int] = []
+        for position in 0..<count {
+            if let known = found[text(position).source.displayPath] {
+                notices[position] = known
+            } else {
+                missing.append(position)
+            }
         }
+        let unknown = missing
+        let looked = concurrentMap(unknown.count) { index in
+            Markdown.notices(in: text(unknown[index]).source.text, options: options)
+        }
+        for (index, position) in unknown.enumerated() { notices[position] = looked[index] }
         var seen: Set<String> = []
         var warnings: [Diagnostic] = []
         var total = 0
