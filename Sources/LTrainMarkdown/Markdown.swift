@@ -229,6 +229,15 @@ public enum Markdown {
 
     // MARK: cmark plumbing
 
+    /// A node's literal, as cmark keeps it (valid until the document is released).
+    static func literal(of node: OpaquePointer) -> UnsafeBufferPointer<UInt8> {
+        guard let literal = cmark_node_get_literal(node) else { return UnsafeBufferPointer(start: nil, count: 0) }
+        let count = strlen(literal)
+        return UnsafeRawPointer(literal).withMemoryRebound(to: UInt8.self, capacity: count) {
+            UnsafeBufferPointer(start: $0, count: count)
+        }
+    }
+
     /// Parses `text` and hands the document to `body`. Every node and buffer of the document,
     /// and everything rendered from it, lives in this thread's Markdown arena and is released
     /// when `body` returns: `body` must copy out what it keeps (Swift strings do).
@@ -353,7 +362,11 @@ public enum Markdown {
                 if event == CMARK_EVENT_DONE { break }
                 guard let node = cmark_iter_get_node(iterator) else { continue }
                 let type = cmark_node_get_type(node)
-                noticeScan?.visit(node, type: type, entering: event == CMARK_EVENT_ENTER)
+                // A text's literal is measured once, for the notice scan and the section text.
+                let literal =
+                    type == CMARK_NODE_TEXT && event == CMARK_EVENT_ENTER && (collectsText || noticeScan != nil)
+                    ? Markdown.literal(of: node) : nil
+                noticeScan?.visit(node, type: type, entering: event == CMARK_EVENT_ENTER, literal: literal)
                 if event == CMARK_EVENT_EXIT {
                     if type == CMARK_NODE_HEADING, let text = headingText {
                         headings.append((node, text))
@@ -371,6 +384,8 @@ public enum Markdown {
                 case CMARK_NODE_TEXT, CMARK_NODE_CODE, CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK:
                     if headingText != nil {
                         headingText? += Markdown.plainText(ofInline: node, type: type)
+                    } else if let literal, collectsText {
+                        sectionText.append(literal)
                     } else if collectsText {
                         sectionText.append(inline: node, type: type)
                     }

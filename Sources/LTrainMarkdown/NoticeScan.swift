@@ -62,8 +62,9 @@ struct NoticeScan {
     }
 
     /// One step of a walk in document order (`walk(_:)`, or a walk of the renderer's that visits
-    /// each node for its own ends too, so that the tree is walked once).
-    mutating func visit(_ node: OpaquePointer, type: cmark_node_type, entering: Bool) {
+    /// each node for its own ends too, so that the tree is walked once). `literal` is a text
+    /// node's, when the walk has it already.
+    mutating func visit(_ node: OpaquePointer, type: cmark_node_type, entering: Bool, literal: UnsafeBufferPointer<UInt8>? = nil) {
         work += 1
         if type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE {
             linkDepth += entering ? 1 : -1
@@ -72,7 +73,7 @@ struct NoticeScan {
                 cmark_node_get_type(first) == CMARK_NODE_TEXT,
                 cmark_node_get_literal(first)?.pointee == CChar(UInt8(ascii: "^"))
             {
-                note(.footnote, in: span(of: node) ?? span(of: block)) { $0.first(of: "[^") }
+                note(.footnote, at: node, orElse: block) { $0.first(of: "[^") }
             }
             return
         }
@@ -96,19 +97,18 @@ struct NoticeScan {
             let first = Int(cmark_node_get_start_line(node))
             codeBlockLines.append(first...max(first, Int(cmark_node_get_end_line(node))))
         case CMARK_NODE_HTML_BLOCK where !options.allowsUnsafeHTML:
-            note(.omittedHTML, in: span(of: node)) { _ in nil }
+            note(.omittedHTML, at: node) { _ in nil }
         case CMARK_NODE_HTML_INLINE where !options.allowsUnsafeHTML:
-            note(.omittedHTML, in: span(of: node) ?? span(of: block)) { _ in nil }
+            note(.omittedHTML, at: node, orElse: block) { _ in nil }
         case CMARK_NODE_TEXT where linkDepth == 0:
-            scanText(node, block: block)
+            scanText(node, literal: literal ?? Markdown.literal(of: node), block: block)
         default:
             break
         }
     }
 
     /// A text node outside links: strikethrough, footnote references and bare URLs.
-    private mutating func scanText(_ node: OpaquePointer, block: OpaquePointer?) {
-        let literal = Self.literal(of: node)
+    private mutating func scanText(_ node: OpaquePointer, literal: UnsafeBufferPointer<UInt8>, block: OpaquePointer?) {
         work += literal.count
         // One pass over the text's bytes, looking closer only at the few that can start a notice
         // (most text nodes are a few words between two inlines: a call per kind cost more).
@@ -133,14 +133,20 @@ struct NoticeScan {
         let split =
             !footnote && literal.last == UInt8(ascii: "[")
             ? cmark_node_next(node).flatMap { next in
-                cmark_node_get_type(next) == CMARK_NODE_TEXT && Self.literal(of: next).first == UInt8(ascii: "^") ? next : nil
+                cmark_node_get_type(next) == CMARK_NODE_TEXT && cmark_node_get_literal(next)?.pointee == CChar(UInt8(ascii: "^"))
+                    ? next : nil
             } : nil
         guard struck || footnote || split != nil || bare else { return }
-        let place = span(of: node) ?? span(of: block)
+        // Only the first of each kind is located: a text whose kinds are all found already is counted.
+        let locates =
+            (struck && !isFound(.strikethrough)) || ((footnote || split != nil) && !isFound(.footnote))
+            || (bare && !isFound(.bareURL))
+        let place = locates ? span(of: node) ?? span(of: block) : nil
         if struck { note(.strikethrough, in: place) { $0.first(of: "~~") } }
         if footnote { note(.footnote, in: place) { $0.first(of: "[^") } }
         if let next = split {
-            let both = place.map { span in Span(start: span.start, end: self.span(of: next)?.end ?? span.end) }
+            let both =
+                isFound(.footnote) ? nil : place.map { span in Span(start: span.start, end: self.span(of: next)?.end ?? span.end) }
             note(.footnote, in: both) { $0.first(of: "[^") }
         }
         if bare { note(.bareURL, in: place) { Self.firstBareURL(in: $0) } }
@@ -186,8 +192,9 @@ struct NoticeScan {
         guard let paragraph = cmark_node_first_child(item), cmark_node_get_type(paragraph) == CMARK_NODE_PARAGRAPH,
             let text = cmark_node_first_child(paragraph), cmark_node_get_type(text) == CMARK_NODE_TEXT
         else { return false }
-        let literal = literal(of: text)
-        return literal.count >= 3 && literal[0] == UInt8(ascii: "[") && literal[2] == UInt8(ascii: "]")
+        // The literal ends with a NUL, so no byte past it is read.
+        guard let literal = cmark_node_get_literal(text) else { return false }
+        return literal[0] == CChar(UInt8(ascii: "[")) && literal[1] != 0 && literal[2] == CChar(UInt8(ascii: "]"))
     }
 
     /// A delimiter row of a GitHub-style table: `|---|:--:|`, `--- | ---`. It has a '|', and every
@@ -227,14 +234,17 @@ struct NoticeScan {
     /// definitions, or as text): found by line, outside fenced code blocks; the earliest footnote
     /// stands for them all.
     private mutating func findFootnoteDefinitions() {
-        // Each `[^` of the text (most texts have none), found with memchr: a definition is one
-        // that starts its line (after at most three spaces), outside any code block, and closes
-        // with `]:` on that line. No byte is read twice: the look back is at most four bytes, and
-        // the look forward stops at the line's end, past which the next search starts.
+        // Each `[^` of the text (most texts have none), found by its `^` with memchr (prose has
+        // few, where a `[` starts every link): a definition is one that starts its line (after at
+        // most three spaces), outside any code block, and closes with `]:` on that line. No byte
+        // is read twice: the look back is at most five bytes, and the look forward stops at the
+        // line's end, past which the next search starts.
         var from = 0
         var codeBlock = 0
-        while let open = Self.firstOffset(of: "[^", in: bytes, from: from) {
-            from = open + 2
+        while let caret = Self.firstOffset(of: UInt8(ascii: "^"), in: bytes, from: from) {
+            from = caret + 1
+            guard caret > 0, bytes[caret - 1] == UInt8(ascii: "[") else { continue }
+            let open = caret - 1
             var lineStart = open
             while lineStart > 0, open - lineStart < 4, bytes[lineStart - 1] == UInt8(ascii: " ") { lineStart -= 1 }
             work += open - lineStart + 1
@@ -292,6 +302,19 @@ struct NoticeScan {
         }
         let (line, column) = lineAndColumn(of: offset)
         found[slot] = MarkdownNotice(kind: kind, line: line, column: column)
+    }
+
+    /// Counts one more of `kind`, and locates the first at `node` (or, when cmark gives it no
+    /// place, at `fallback`): a node's place is worked out only for the first of its kind.
+    private mutating func note(
+        _ kind: MarkdownNotice.Kind, at node: OpaquePointer?, orElse fallback: OpaquePointer? = nil,
+        find: (UnsafeBufferPointer<UInt8>) -> Int?
+    ) {
+        note(kind, in: isFound(kind) ? nil : span(of: node) ?? span(of: fallback), find: find)
+    }
+
+    private func isFound(_ kind: MarkdownNotice.Kind) -> Bool {
+        found[Self.slot(of: kind)] != nil
     }
 
     private static func slot(of kind: MarkdownNotice.Kind) -> Int {
@@ -382,15 +405,6 @@ struct NoticeScan {
     }
 
     // MARK: Bytes
-
-    /// A node's literal, as cmark keeps it (valid until the document is released).
-    static func literal(of node: OpaquePointer) -> UnsafeBufferPointer<UInt8> {
-        guard let literal = cmark_node_get_literal(node) else { return UnsafeBufferPointer(start: nil, count: 0) }
-        let count = strlen(literal)
-        return UnsafeRawPointer(literal).withMemoryRebound(to: UInt8.self, capacity: count) {
-            UnsafeBufferPointer(start: $0, count: count)
-        }
-    }
 
     /// The offset (from the buffer's start) of the first two-byte `pair`.
     static func firstOffset(of pair: StaticString, in text: UnsafeBufferPointer<UInt8>, from start: Int = 0) -> Int? {
