@@ -202,9 +202,8 @@ public enum SiteBuilder {
     ) -> (first: [Diagnostic], count: Int) {
         let stations = site.line.stations
         let checklists = site.checklists
-        var known: [String: [MarkdownNotice]] = [:]
-        known.reserveCapacity(found.count)
-        for text in found where known[text.displayPath] == nil { known[text.displayPath] = text.notices }
+        // The first a render found for each path.
+        let known = Dictionary(found.lazy.map { ($0.displayPath, $0.notices) }, uniquingKeysWith: { first, _ in first })
         return noticeWarnings(
             count: 1 + stations.count + checklists.count,
             text: { position in
@@ -239,6 +238,7 @@ public enum SiteBuilder {
         }
         for (index, position) in unknown.enumerated() { notices[position] = looked[index] }
         var seen: Set<String> = []
+        seen.reserveCapacity(count)
         var warnings: [Diagnostic] = []
         var total = 0
         for position in 0..<count where !notices[position].isEmpty {
