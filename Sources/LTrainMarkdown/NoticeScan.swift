@@ -36,7 +36,16 @@ struct NoticeScan {
 
     /// What was found, in the order it stands in the text.
     var notices: [MarkdownNotice] {
-        found.compactMap { $0 }.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
+        // At most one of each kind: put in place one at a time, in one array (a scan ends with
+        // every text, and compactMap and sorted made two and a closure call a comparison).
+        var inOrder: [MarkdownNotice] = []
+        inOrder.reserveCapacity(found.count)
+        for case let notice? in found {
+            var index = inOrder.count
+            while index > 0, (notice.line, notice.column) < (inOrder[index - 1].line, inOrder[index - 1].column) { index -= 1 }
+            inOrder.insert(notice, at: index)
+        }
+        return inOrder
     }
 
     // MARK: The tree
@@ -84,14 +93,15 @@ struct NoticeScan {
         switch type {
         case CMARK_NODE_PARAGRAPH:
             // Only a paragraph of more than one line can be a table.
-            if cmark_node_get_end_line(node) > cmark_node_get_start_line(node), let paragraph = span(of: node),
-                isTable(paragraph)
-            {
-                note(.table, in: paragraph) { _ in nil }
+            let line = Int(cmark_node_get_start_line(node))
+            if line > 0, cmark_node_get_end_line(node) > line, isTable(startingAtLine: line) {
+                note(.table, at: node) { _ in nil }
             }
         case CMARK_NODE_ITEM:
-            if Self.mayBeTaskItem(node), let item = span(of: node), let box = taskBox(ofItemAt: item) {
-                note(.taskListItem, in: item) { _ in box - item.start }
+            let line = Int(cmark_node_get_start_line(node))
+            if line > 0, Self.mayBeTaskItem(node) {
+                let item = offset(line: line, column: Int(cmark_node_get_start_column(node)))
+                if let box = taskBox(ofItemAt: item, line: line) { note(.taskListItem, at: node) { _ in box - item } }
             }
         case CMARK_NODE_CODE_BLOCK:
             let first = Int(cmark_node_get_start_line(node))
@@ -154,11 +164,10 @@ struct NoticeScan {
 
     // MARK: Blocks
 
-    /// A paragraph whose second line is a delimiter row (`|---|:--:|`) under a first line with a '|'.
-    private mutating func isTable(_ paragraph: Span) -> Bool {
-        let first = line(at: paragraph.start)
-        guard first.upperBound < paragraph.end else { return false }
-        let second = line(at: first.upperBound + 1)
+    /// A paragraph (of more than one line, starting at `line`) whose second line is a delimiter
+    /// row (`|---|:--:|`) under a first line with a '|'.
+    private mutating func isTable(startingAtLine line: Int) -> Bool {
+        guard let first = self.line(line), let second = self.line(line + 1) else { return false }
         work += first.count + second.count
         return Self.firstOffset(of: UInt8(ascii: "|"), in: UnsafeBufferPointer(rebasing: bytes[..<first.upperBound]), from: first.lowerBound) != nil
             && Self.isTableDelimiterRow(UnsafeBufferPointer(rebasing: bytes[second]))
@@ -166,9 +175,9 @@ struct NoticeScan {
 
     /// The offset of a task-list item's box (`- [ ] Milk`, `1. [x] Bread`): the item's own text,
     /// after its marker, starts with `[ ]`, `[x]` or `[X]` and a space or the line's end.
-    private mutating func taskBox(ofItemAt item: Span) -> Int? {
-        let end = line(at: item.start).upperBound
-        var offset = item.start
+    private mutating func taskBox(ofItemAt item: Int, line: Int) -> Int? {
+        guard let end = self.line(line)?.upperBound else { return nil }
+        var offset = item
         guard offset < end else { return nil }
         if [UInt8(ascii: "-"), UInt8(ascii: "*"), UInt8(ascii: "+")].contains(bytes[offset]) {
             offset += 1
@@ -178,7 +187,7 @@ struct NoticeScan {
             offset += 1
         }
         while offset < end, bytes[offset] == UInt8(ascii: " ") || bytes[offset] == UInt8(ascii: "\t") { offset += 1 }
-        work += offset - item.start + 4
+        work += offset - item + 4
         guard offset + 3 <= end, bytes[offset] == UInt8(ascii: "["), bytes[offset + 2] == UInt8(ascii: "]"),
             [UInt8(ascii: " "), UInt8(ascii: "x"), UInt8(ascii: "X")].contains(bytes[offset + 1])
         else { return nil }
@@ -349,12 +358,12 @@ struct NoticeScan {
         return min(lineEnd, lineStart + max(0, column - 1))
     }
 
-    /// The line around `offset`, without its newline.
-    private mutating func line(at offset: Int) -> Range<Int> {
-        reach(pastOffset: offset)
-        let starts = lineStarts
-        let index = Self.lineIndex(of: offset, in: starts)
-        return starts[index]..<(index + 1 < starts.count ? starts[index + 1] - 1 : bytes.count)
+    /// Line `number` (1-based) without its line end; nil past the text's last line.
+    private mutating func line(_ number: Int) -> Range<Int>? {
+        reach(lineCount: number + 1)
+        guard number >= 1, number <= lineStarts.count else { return nil }
+        let start = lineStarts[number - 1]
+        return start..<(number < lineStarts.count ? lineStarts[number] - 1 : bytes.count)
     }
 
     /// 1-based line and column (in Unicode scalars) of a byte offset.

@@ -184,7 +184,9 @@ public enum SiteBuilder {
         in texts: [MarkdownSource], checklists: [MarkdownSource], options: MarkdownOptions, log: inout DiagnosticLog
     ) {
         let sources = texts.map { ($0, false) } + checklists.map { ($0, true) }
-        log.report(contentsOf: noticeWarnings(count: sources.count, text: { sources[$0] }, options: options, found: [:]).first)
+        log.report(contentsOf: noticeWarnings(
+                count: sources.count, text: { sources[$0] }, path: { sources[$0].0.displayPath }, options: options, found: []
+            ).first)
     }
 
     /// The notice warnings of every text of `site`, in the site's order: those a render found
@@ -202,31 +204,49 @@ public enum SiteBuilder {
     ) -> (first: [Diagnostic], count: Int) {
         let stations = site.line.stations
         let checklists = site.checklists
-        // The first a render found for each path.
-        let known = Dictionary(found.lazy.map { ($0.displayPath, $0.notices) }, uniquingKeysWith: { first, _ in first })
         return noticeWarnings(
             count: 1 + stations.count + checklists.count,
             text: { position in
                 if position == 0 { return (site.index.body, false) }
                 if position <= stations.count { return (stations[position - 1].info.body, false) }
                 return (checklists[position - 1 - stations.count].body, true)
-            }, options: site.markdownOptions, found: known, first: first)
+            },
+            path: { position in
+                if position == 0 { return site.index.body.displayPath }
+                if position <= stations.count { return stations[position - 1].info.body.displayPath }
+                return checklists[position - 1 - stations.count].body.displayPath
+            }, options: site.markdownOptions, found: found, first: first)
     }
 
-    /// The notice warnings of `count` texts (`text` gives each, with whether it is a checklist's),
-    /// in their order and each file once (even when two texts come from it): the notices `found`
-    /// by display path, the others looked for now on every core; only the first `first` warnings
-    /// are made, and the count of all is returned with them.
+    /// The notice warnings of `count` texts (`text` gives each, with whether it is a checklist's,
+    /// and `path` its display path alone), in their order and each file once (even when two texts
+    /// come from it): the notices `found` for a display path (the first for each), the others
+    /// looked for now on every core; only the first `first` warnings are made, and the count of
+    /// all is returned with them.
     private static func noticeWarnings(
-        count: Int, text: @Sendable (Int) -> (source: MarkdownSource, isChecklist: Bool), options: MarkdownOptions,
-        found: [String: [MarkdownNotice]], first: Int = .max
+        count: Int, text: @Sendable (Int) -> (source: MarkdownSource, isChecklist: Bool), path: (Int) -> String,
+        options: MarkdownOptions,
+        found: [TextNotices], first: Int = .max
     ) -> (first: [Diagnostic], count: Int) {
-        // The found ones are looked up on one core, reading each text's path alone: copying every
-        // source on both cores cost more than the look-ups.
+        // A render finds them in the texts' order, so a text's are nearly always the next found
+        // (the path compared, the same string, at once); they are put in a dictionary by path
+        // only when one is not. Hashing every path, and copying every source on both cores,
+        // cost more than the rest of this.
         var notices = [[MarkdownNotice]](repeating: [], count: count)
         var missing: [Int] = []
+        var next = 0
+        var byPath: [String: [MarkdownNotice]]?
         for position in 0..<count {
-            if let known = found[text(position).source.displayPath] {
+            let path = path(position)
+            if byPath == nil, next < found.count, found[next].displayPath == path {
+                notices[position] = found[next].notices
+                next += 1
+                continue
+            }
+            if byPath == nil {
+                byPath = Dictionary(found.lazy.map { ($0.displayPath, $0.notices) }, uniquingKeysWith: { first, _ in first })
+            }
+            if let known = byPath?[path] {
                 notices[position] = known
             } else {
                 missing.append(position)
@@ -242,9 +262,10 @@ public enum SiteBuilder {
         var warnings: [Diagnostic] = []
         var total = 0
         for position in 0..<count where !notices[position].isEmpty {
-            let (source, isChecklist) = text(position)
-            guard seen.insert(source.displayPath).inserted else { continue }
+            guard seen.insert(path(position)).inserted else { continue }
             total += notices[position].count
+            guard warnings.count < first else { continue }
+            let (source, isChecklist) = text(position)
             for notice in notices[position] where warnings.count < first {
                 warnings.append(noticeWarning(notice, in: source, isChecklist: isChecklist))
             }
