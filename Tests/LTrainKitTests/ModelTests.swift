@@ -33,6 +33,38 @@ func loadedContent(stations: [ContentFile], checklists: [ContentFile] = []) thro
 }
 
 @Suite struct ModelTests {
+    /// The notices a render found are matched with their texts whatever order they come in (a
+    /// build's come in the site's order, a partial one's not), and a text none was found for is
+    /// looked at now.
+    @Test func foundNoticesAreMatchedWithTheirTextsInAnyOrder() throws {
+        let content = try loadedContent(stations: [
+            try contentFile("stations/01-one.md", "---\ntitle: One\n---\nPlain.\n"),
+            try contentFile("stations/02-two.md", "---\ntitle: Two\n---\nPlain.\n"),
+            try contentFile("stations/03-three.md", "---\ntitle: Three\n---\nWas ~~closed~~.\n"),
+        ])
+        var log = DiagnosticLog()
+        let site = try #require(SiteBuilder.build(content, log: &log))
+        let stations = site.line.stations
+        // Made-up notices, one line apart, so each warning shows whose it is.
+        func found(_ position: Int) -> TextNotices {
+            TextNotices(
+                displayPath: stations[position].info.body.displayPath,
+                notices: [MarkdownNotice(kind: .bareURL, line: position + 1, column: 1)])
+        }
+        func warnings(_ found: [TextNotices]) -> [String] {
+            SiteBuilder.noticeWarnings(of: site, found: found).map { "\($0.path ?? "") \($0.location?.line ?? 0) \($0.message.prefix(12))" }
+        }
+        let lineOffset = stations[0].info.body.lineOffset
+        let expected = (0..<3).map { "\(stations[$0].info.body.displayPath) \(lineOffset + $0 + 1) a bare URL i" }
+        let index = TextNotices(displayPath: site.index.body.displayPath, notices: [])
+        #expect(warnings([index, found(0), found(1), found(2)]) == expected)
+        #expect(warnings([found(2), found(0), found(1)]) == expected)
+        // Station 3's text not found: looked at now (its strikethrough), the others as found.
+        #expect(
+            warnings([found(1), found(0)])
+                == Array(expected.prefix(2)) + ["\(stations[2].info.body.displayPath) \(lineOffset + 1) '~~strikethr"])
+    }
+
     /// A model made again after a change (`LastVersion`) keeps the stations whose files did not
     /// change as the last version had them, and looks for notices only in the changed files.
     @Test func aModelMadeAgainKeepsTheUnchangedStationsAndLooksOnlyAtTheChangedFiles() throws {
