@@ -403,7 +403,8 @@ struct NoticeScan {
     /// The start of the line after the last one found. Lines end as cmark ends them: at `\n`,
     /// `\r\n` or a lone `\r`.
     private mutating func findNextLineStart() {
-        // Room for lines of 40 bytes, once: growing the array a line at a time cost a fifth as much as finding them.
+        // Room for lines of 40 bytes, once: the array grown a line at a time cost more than it
+        // should (figure in docs/benchmarks.md, "Optimisations").
         if lineStarts.count == 1 { lineStarts.reserveCapacity(bytes.count / 40 + 1) }
         let from = lineStarts[lineStarts.count - 1]
         let newline = Self.firstOffset(of: UInt8(ascii: "\n"), in: bytes, from: from)
