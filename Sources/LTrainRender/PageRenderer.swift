@@ -334,7 +334,7 @@ public struct PageRenderer: Sendable {
 
     /// Lets go of what the search memory holds of stations this version no longer has.
     package func forgetRemovedStations() {
-        searchMemory?.keepOnly(Set(site.line.stations.map(\.slug)))
+        searchMemory?.keepOnly(site.line.stations)
     }
 
     /// A hash of what every page shares: the values of each folder's pages (`site`, `files`) and

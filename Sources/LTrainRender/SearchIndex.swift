@@ -56,9 +56,15 @@ public enum SearchIndex {
             parsed.wrappingAdd(1, ordering: .relaxed)
         }
 
-        /// Keeps only the entries of `slugs` (the stations of the version just indexed).
-        func keepOnly(_ slugs: Set<String>) {
-            entries.withLock { kept in kept = kept.filter { slugs.contains($0.key) } }
+        /// Keeps only the entries of `stations` (those of the version just indexed, every one of
+        /// which has an entry once its shard is made): with no more entries than stations, none is
+        /// left over, and the slugs are not gathered.
+        func keepOnly(_ stations: [Station]) {
+            entries.withLock { kept in
+                guard kept.count > stations.count else { return }
+                let slugs = Set(stations.map(\.slug))
+                kept = kept.filter { slugs.contains($0.key) }
+            }
         }
     }
 
