@@ -104,6 +104,14 @@ func loadedContent(stations: [ContentFile], checklists: [ContentFile] = []) thro
             change(&changed)
             #expect(!one.showsTheSame(as: changed), "\(field)")
         }
+        // The same value (as a station kept from the last version is) and an equal one made
+        // apart, its strings in storage of their own, both show the same.
+        #expect(one.showsTheSame(as: one))
+        var remade = one
+        remade.title = String(decoding: Array("One, a title longer than a string kept inline".utf8), as: UTF8.self)
+        var again = one
+        again.title = String(decoding: Array("One, a title longer than a string kept inline".utf8), as: UTF8.self)
+        #expect(remade.showsTheSame(as: again) && !remade.showsTheSame(as: one))
     }
 
     @Test func stationsAreOrderedByNumberNaturally() throws {
