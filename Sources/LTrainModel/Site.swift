@@ -52,8 +52,8 @@ extension Station {
     /// It compares copies rather than naming fields, so a field added to `Station` is seen by both.
     public func showsTheSame(as other: Station) -> Bool {
         // A station kept from the last version is the same value, field for field, down to its
-        // strings' storage: its bytes say so with no copy (copying every station was a fifth of a
-        // title edit in the preview). Equal bytes are equal fields; other bytes are compared.
+        // strings' storage: its bytes say so with no copy of it (figure in docs/benchmarks.md,
+        // "Optimisations"). Equal bytes are equal fields; other bytes are compared.
         let identical = withUnsafeBytes(of: self) { mine in
             withUnsafeBytes(of: other) { theirs in
                 guard let mine = mine.baseAddress, let theirs = theirs.baseAddress else { return false }
