@@ -837,7 +837,12 @@ package enum DefaultTemplates {
         wanted = Math.min(wanted, 1);
       } else if (found >= SCREENFUL && Date.now() - lastInput < PAUSE) {
         wanted = 0;
-        if (!resume) resume = setTimeout(function () { resume = null; load(); showSoon(); }, lastInput + PAUSE - Date.now());
+        // Once every shard is in there is nothing to load after the pause, and the list shown is
+        // whole: it is not drawn again under the reader's finger.
+        var current = index();
+        if (!resume && !(current && current.settled)) {
+          resume = setTimeout(function () { resume = null; load(); showSoon(); }, lastInput + PAUSE - Date.now());
+        }
       }
       var most = finished > 1 ? 6 : 2;
       for (var i = 0; i < wanted && inFlight < most; i++) request(root.shards[i]);
