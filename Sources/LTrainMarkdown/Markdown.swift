@@ -392,7 +392,7 @@ public enum Markdown {
                         sectionText.append(inline: node, type: type)
                     }
                 case CMARK_NODE_CODE_BLOCK where collectsText:
-                    sectionText.append(cmark_node_get_literal(node))
+                    sectionText.append(Markdown.literal(of: node))
                     sectionText.appendSpace()
                 case CMARK_NODE_LINK, CMARK_NODE_IMAGE:
                     if type == CMARK_NODE_LINK, !footnoteLabels.isEmpty {
@@ -596,12 +596,6 @@ public enum Markdown {
             capacity = larger
         }
 
-        mutating func append(_ literal: UnsafePointer<CChar>?) {
-            guard let literal else { return }
-            let count = strlen(literal)
-            literal.withMemoryRebound(to: UInt8.self, capacity: count) { append(UnsafeBufferPointer(start: $0, count: count)) }
-        }
-
         @inline(__always)
         mutating func append(_ text: UnsafeBufferPointer<UInt8>) {
             func isSpace(_ byte: UInt8) -> Bool {
@@ -651,7 +645,7 @@ public enum Markdown {
         /// What `Markdown.plainText(ofInline:type:)` gives for the node.
         mutating func append(inline node: OpaquePointer, type: cmark_node_type) {
             switch type {
-            case CMARK_NODE_TEXT, CMARK_NODE_CODE: append(cmark_node_get_literal(node))
+            case CMARK_NODE_TEXT, CMARK_NODE_CODE: append(Markdown.literal(of: node))
             case CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK: appendSpace()
             default: break
             }
