@@ -40,6 +40,16 @@ public struct MarkdownLink: Sendable, Equatable {
     public var isImage: Bool
 }
 
+extension MarkdownLink {
+    /// Whether rendering its text again with `rewriteLink` gives this link the same destination
+    /// (`Markdown.destination(ofWritten:options:rewriteLink:)`): when every link of a render does,
+    /// rendering the same text with the same options and ids gives the same HTML.
+    public func leadsTheSame(options: MarkdownOptions, rewriteLink: Markdown.LinkRewriter?) -> Bool {
+        (Markdown.destination(ofWritten: writtenDestination, options: options, rewriteLink: rewriteLink)
+            ?? writtenDestination) == destination
+    }
+}
+
 /// Markdown rendered to HTML, with the links it contains and what in it is not CommonMark.
 public struct RenderedMarkdown: Sendable, Equatable {
     public var html: String
@@ -442,13 +452,9 @@ public enum Markdown {
         ) -> MarkdownLink {
             let written = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
             var destination = written
-            if let rewritten = rewriteLink?(destination) {
-                destination = rewritten
-                cmark_node_set_url(node, rewritten)
-            }
-            if !options.allowsUnsafeHTML && isDangerous(destination) {
-                destination = ""
-                cmark_node_set_url(node, "")
+            if let changed = Markdown.destination(ofWritten: written, options: options, rewriteLink: rewriteLink) {
+                destination = changed
+                cmark_node_set_url(node, changed)
             }
             return MarkdownLink(
                 destination: destination, writtenDestination: written, line: line,
@@ -694,6 +700,14 @@ public enum Markdown {
     /// Schemes that run code or smuggle content, in lowercase.
     private static let dangerousSchemes: [[UInt8]] = ["javascript:", "vbscript:", "data:", "file:"].map { Array($0.utf8) }
     private static let longestDangerousScheme = dangerousSchemes.map(\.count).max() ?? 0
+
+    /// The destination a link written to `written` has in the HTML, or nil when it keeps it:
+    /// rewritten by `rewriteLink`, then emptied when it is dangerous and raw HTML is off.
+    static func destination(ofWritten written: String, options: MarkdownOptions, rewriteLink: LinkRewriter?) -> String? {
+        let rewritten = rewriteLink?(written)
+        if !options.allowsUnsafeHTML && isDangerous(rewritten ?? written) { return "" }
+        return rewritten
+    }
 
     /// A scheme that runs code or smuggles content: checked after removing whitespace and control
     /// characters, the way browsers read URLs, and ignoring ASCII case. Byte by byte, without

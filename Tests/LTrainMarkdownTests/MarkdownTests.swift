@@ -9,6 +9,24 @@ import LTrainSupport
         #expect(html == "<h2 id=\"etouffee\">Étouffée</h2>\n<p><em>Bubba</em> Gump — <strong>shrimp</strong></p>\n")
     }
 
+    /// A kept render is used again only when each of its links leads where it did: the check
+    /// gives the destination the render gave, rewritten then emptied when dangerous.
+    @Test func aLinkLeadsTheSameOnlyWhereItIsRewrittenTheSame() {
+        let text = "[a](a.md) [b](b.md#x) [web](https://example.org) [bad](javascript:alert(1)) ![i](i.png)"
+        let first: Markdown.LinkRewriter = { $0.hasSuffix(".md") || $0.contains(".md#") ? "one/" + $0 : nil }
+        let links = Markdown.render(text, rewriteLink: first).links
+        #expect(links.map(\.destination) == ["one/a.md", "one/b.md#x", "https://example.org", "", "i.png"])
+        #expect(links.allSatisfy { $0.leadsTheSame(options: MarkdownOptions(), rewriteLink: first) })
+        // `b.md` now leads elsewhere; the others do not.
+        let moved: Markdown.LinkRewriter = { $0 == "b.md#x" ? "two/b.md#x" : first($0) }
+        #expect(links.map { $0.leadsTheSame(options: MarkdownOptions(), rewriteLink: moved) } == [true, false, true, true, true])
+        // A link that no longer leads to content keeps what was written.
+        let none: Markdown.LinkRewriter = { _ in nil }
+        #expect(links.map { $0.leadsTheSame(options: MarkdownOptions(), rewriteLink: none) } == [false, false, true, true, true])
+        // With raw HTML allowed, the dangerous link keeps its destination: not what was rendered.
+        #expect(!links[3].leadsTheSame(options: MarkdownOptions(allowsUnsafeHTML: true), rewriteLink: first))
+    }
+
     @Test func levelOneHeadingsMoveBelowThePageTitle() {
         let html = Markdown.render("# Top\n\n## Under\n\n###### Deepest").html
         #expect(html.contains(#"<h2 id="top">Top</h2>"#))
