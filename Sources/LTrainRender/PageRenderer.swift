@@ -103,13 +103,16 @@ public struct PageRenderer: Sendable {
     /// Whether rendering a page's Markdown also finds its notices (`RenderedPage.notices`): a
     /// build reports them from there; the preview looks at the changed files in the model.
     package var findsNotices = true
-    /// What an info text's sections for the search index depend on besides the text
-    /// (`SearchIndex.context`); nil when the site has no search.
+    /// For each page template: what rendering a Markdown text on its pages depends on besides the
+    /// text and its links (`markdownKey`).
+    private let markdownKeys: [String: ContentHash]
+    /// What an info text's sections for the search index depend on besides the text (the info
+    /// template's `markdownKeys`); nil when the site has no search.
     private let searchContext: ContentHash?
-    /// The info texts' sections and entry hashes kept from one version of the preview to the next
-    /// (see `SearchIndex.Memory`, `sharingSearchSections(with:)`); nil in a build, which hands each
-    /// page's sections to its shard (`RenderedPage.searchSections`), and without search.
-    package private(set) var searchMemory: SearchIndex.Memory?
+    /// The Markdown texts' renders and sections kept from one version to the next (see
+    /// `MarkdownMemory`, `sharingMarkdown(with:keepsRenders:)`); nil in a build, which renders
+    /// each page once and hands its sections to its shard (`RenderedPage.searchSections`).
+    package private(set) var markdownMemory: MarkdownMemory?
 
     /// The index page's values of each station (`IndexRows`) and the bytes of its lists' items
     /// (`IndexItemBytes`), shared by the versions of a site whose pages stay at the same paths
@@ -167,10 +170,12 @@ public struct PageRenderer: Sendable {
         self.stationPositions = stationPositions
         self.checklistPositions = Dictionary(
             site.checklists.enumerated().map { ($1.slug, $0) }, uniquingKeysWith: { first, _ in first })
-        self.searchContext =
-            site.search
-            ? SearchIndex.context(optionsKey: markdownOptionsKey, reservedIDs: templateIDs[Page.Kind.info.template] ?? [])
-            : nil
+        let templateIDs = self.templateIDs
+        let markdownKeys = Self.everyPageTemplate.reduce(into: [String: ContentHash]()) { keys, template in
+            keys[template] = Self.markdownKey(optionsKey: markdown.hash, reservedIDs: templateIDs[template] ?? [])
+        }
+        self.markdownKeys = markdownKeys
+        self.searchContext = site.search ? markdownKeys[Page.Kind.info.template] : nil
     }
 
     /// The same renderer with templates and per-folder values of its own, for one rendering
@@ -206,18 +211,29 @@ public struct PageRenderer: Sendable {
         return copy
     }
 
-    /// The same renderer, keeping the info texts' sections for search from one version to the
-    /// next: `last`'s, which depend on each text alone, so they outlive any change of layout, or
-    /// new ones (for `ltrain serve`, and the single file, which makes its index after its pages).
-    package func sharingSearchSections(with last: PageRenderer?) -> PageRenderer {
-        guard let searchContext else { return self }
+    /// The same renderer, keeping its Markdown texts' renders and sections from one version to
+    /// the next (`MarkdownMemory`): `last`'s memory, whose entries each say what they were made
+    /// from, so it outlives any change, or a new one. For `ltrain serve` (`keepsRenders: true`),
+    /// and the single file, which makes its search index after its pages and keeps their
+    /// sections alone (`keepsRenders: false`; without search it keeps nothing).
+    package func sharingMarkdown(with last: PageRenderer?, keepsRenders: Bool) -> PageRenderer {
+        guard keepsRenders || searchContext != nil else { return self }
         var copy = self
-        if let kept = last?.searchMemory, kept.context == searchContext {
-            copy.searchMemory = kept
+        if let kept = last?.markdownMemory, kept.keepsRenders == keepsRenders {
+            copy.markdownMemory = kept
         } else {
-            copy.searchMemory = SearchIndex.Memory(context: searchContext)
+            copy.markdownMemory = MarkdownMemory(keepsRenders: keepsRenders)
         }
         return copy
+    }
+
+    /// What rendering Markdown on a template's pages depends on besides the text and where its
+    /// links lead: the Markdown options, and the ids the template holds (which no heading takes).
+    static func markdownKey(optionsKey: ContentHash, reservedIDs: Set<String>) -> ContentHash {
+        var hasher = ContentHasher()
+        hasher.add(optionsKey)
+        for id in reservedIDs.sorted() { hasher.add(id) }
+        return hasher.hash
     }
 
     /// The search index's files (`search-index.js` and its shards, see `SearchIndex`), each with
@@ -262,8 +278,8 @@ public struct PageRenderer: Sendable {
 
     /// The bytes of shard `number` (from 0) of the search index, the `number + 1`th of
     /// `searchFiles()`; nil without search or past the last. Each info text's sections come from
-    /// `sections` (by position in the shard: the build's render of its page), an earlier version's
-    /// (`searchMemory`), or are parsed now.
+    /// `sections` (by position in the shard: the build's render of its page), the Markdown memory
+    /// (`markdownMemory`), or are parsed now.
     package func searchShard(
         _ number: Int, links: SearchIndex.Links = SearchIndex.Links(), sections: [[MarkdownSection]?] = []
     ) -> [UInt8]? {
@@ -311,30 +327,31 @@ public struct PageRenderer: Sendable {
     }
 
     /// The sections of each info text of `range` (by position on the line) for the index: from
-    /// `given` (by position in the range: the build's render of its page), an earlier version's
-    /// (`searchMemory`), or parsed now.
+    /// `given` (by position in the range: the build's render of its page), the Markdown memory
+    /// (`markdownMemory`), or parsed now.
     private func infoSections(
         in range: Range<Int>, given: [[MarkdownSection]?] = []
     ) -> (Int) -> [MarkdownSection] {
-        let memory = searchMemory
+        let memory = markdownMemory
         let stations = site.line.stations
         let reserved = templateIDs[Page.Kind.info.template] ?? []
         let options = site.markdownOptions
+        let key = searchContext ?? ContentHash(value: 0)
         return { index in
             let offset = index - range.lowerBound
             if given.indices.contains(offset), let sections = given[offset] { return sections }
-            let (slug, text) = (stations[index].slug, stations[index].info.body.text)
-            if let kept = memory?.sections(slug: slug, text: text) { return kept }
-            let found = Markdown.sections(of: text, options: options, reservedIDs: reserved)
-            memory?.countParse()
-            memory?.keep(found, slug: slug, text: text)
-            return found
+            let source = stations[index].info.body
+            guard let memory else { return Markdown.sections(of: source.text, options: options, reservedIDs: reserved) }
+            return memory.sections(of: source, key: key, options: options, reservedIDs: reserved)
         }
     }
 
-    /// Lets go of what the search memory holds of stations this version no longer has.
-    package func forgetRemovedStations() {
-        searchMemory?.keepOnly(site.line.stations)
+    /// Lets go of what the Markdown memory holds of texts this version no longer has.
+    package func forgetRemovedTexts() {
+        let site = self.site
+        markdownMemory?.keepOnly(count: site.line.stations.count + 1) {
+            [site.index.body.contentPath] + site.line.stations.map(\.info.body.contentPath)
+        }
     }
 
     /// A hash of what every page shares: the values of each folder's pages (`site`, `files`) and
@@ -558,23 +575,32 @@ public struct PageRenderer: Sendable {
     }
 
     private func markdownHTML(
-        _ source: MarkdownSource, on page: Page, reservedIDs: Set<String>, sourceLinks: inout [SourceLink],
+        _ source: MarkdownSource, on page: Page, reservedIDs: Set<String>, markdownKey: ContentHash,
+        sourceLinks: inout [SourceLink],
         notices: inout [TextNotices], searchSections: inout [MarkdownSection]?
     ) -> String {
         let routes = self.routes
         // An info page's text is cut into sections for the search index in the same walk.
-        var infoSlug: String?
-        if case .info(let slug) = page, searchContext != nil { infoSlug = slug }
-        let rendered = Markdown.render(
-            source.text, options: site.markdownOptions, findsNotices: findsNotices, reservedIDs: reservedIDs,
-            collectsSections: infoSlug != nil
-        ) { destination in
+        var collectsSections = false
+        if case .info = page, searchContext != nil { collectsSections = true }
+        let rewriteLink: Markdown.LinkRewriter = { destination in
             routes.rewriteContentLink(destination, writtenIn: source.contentPath, on: page)
         }
-        if let infoSlug {
-            searchSections = rendered.sections
-            searchMemory?.keep(rendered.sections, slug: infoSlug, text: source.text)
+        let options = site.markdownOptions
+        let rendered: RenderedMarkdown
+        if let kept = markdownMemory?.render(
+            of: source, key: markdownKey, options: options, findsNotices: findsNotices, collectsSections: collectsSections,
+            rewriteLink: rewriteLink)
+        {
+            rendered = kept
+        } else {
+            rendered = Markdown.render(
+                source.text, options: options, findsNotices: findsNotices, reservedIDs: reservedIDs,
+                collectsSections: collectsSections, rewriteLink: rewriteLink)
+            markdownMemory?.keep(
+                rendered, of: source, key: markdownKey, foundNotices: findsNotices, collectedSections: collectsSections)
         }
+        if collectsSections { searchSections = rendered.sections }
         sourceLinks += rendered.links.map { SourceLink($0, in: source) }
         notices.append(TextNotices(displayPath: source.displayPath, notices: rendered.notices))
         return rendered.html
@@ -638,6 +664,7 @@ public struct PageRenderer: Sendable {
                 context[field] = .string(
                     markdownHTML(
                         source, on: inputs.page, reservedIDs: templateIDs[inputs.template] ?? [],
+                        markdownKey: markdownKeys[inputs.template] ?? ContentHash(value: 0),
                         sourceLinks: &sourceLinks, notices: &notices, searchSections: &searchSections))
             case .checklist(let source):
                 let routes = self.routes

@@ -17,57 +17,6 @@ import LTrainRoute
 /// A change to one station's text rewrites its shard alone. Links are relative to the site's
 /// root. The theme's search.js folds case and accents and matches as the reader types.
 public enum SearchIndex {
-    /// What the preview keeps of each station for the index from one version to the next, by
-    /// slug, with the text it was made from: the sections of its info text, cut by the render
-    /// (`Markdown.render(collectsSections:)`) or parsed. An info page rendered in this version, or
-    /// in an earlier one, is not parsed again. Every entry was cut with the same Markdown options
-    /// and template ids (`context`). A build keeps none: each page's sections go to its
-    /// shard (`SearchShardWriter`).
-    package final class Memory: Sendable {
-        private struct Entry {
-            var text: String
-            var sections: [MarkdownSection]
-        }
-
-        let context: ContentHash
-        private let entries = Mutex([String: Entry]())
-        /// How many texts were parsed for the index alone (their page was not rendered).
-        private let parsed = Atomic<Int>(0)
-        package var textsParsed: Int { parsed.load(ordering: .relaxed) }
-
-        init(context: ContentHash) {
-            self.context = context
-        }
-
-        func keep(_ sections: [MarkdownSection], slug: String, text: String) {
-            entries.withLock { $0[slug] = Entry(text: text, sections: sections) }
-        }
-
-        /// The sections kept for the station, when they were cut from this very text (the same
-        /// storage compares at once).
-        func sections(slug: String, text: String) -> [MarkdownSection]? {
-            entries.withLock { entries in
-                guard let entry = entries[slug], entry.text == text else { return nil }
-                return entry.sections
-            }
-        }
-
-        func countParse() {
-            parsed.wrappingAdd(1, ordering: .relaxed)
-        }
-
-        /// Keeps only the entries of `stations` (those of the version just indexed, every one of
-        /// which has an entry once its shard is made): with no more entries than stations, none is
-        /// left over, and the slugs are not gathered.
-        func keepOnly(_ stations: [Station]) {
-            entries.withLock { kept in
-                guard kept.count > stations.count else { return }
-                let slugs = Set(stations.map(\.slug))
-                kept = kept.filter { slugs.contains($0.key) }
-            }
-        }
-    }
-
     /// The most bytes of text the index may hold for the index page to carry it whole, inline
     /// (`PageRenderer.inlineSearchIndex`), so that the first search asks for nothing; past it,
     /// what every visit to the index page would download outweighs the two requests a search
@@ -100,15 +49,6 @@ public enum SearchIndex {
         hasher.add(station.title)
         hasher.add(station.summary ?? "\u{0}")
         hasher.add(station.info.body.textHash)
-        return hasher.hash
-    }
-
-    /// What an info text's sections depend on besides the text: the Markdown options, and the
-    /// ids the page's template holds (which no heading takes).
-    static func context(optionsKey: ContentHash, reservedIDs: Set<String>) -> ContentHash {
-        var hasher = ContentHasher()
-        hasher.add(optionsKey)
-        for id in reservedIDs.sorted() { hasher.add(id) }
         return hasher.hash
     }
 

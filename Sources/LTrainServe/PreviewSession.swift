@@ -190,9 +190,9 @@ public final class PreviewSession: Sendable {
         state.withLock { $0.prepared?.renderer.memory?.indexItems.reusedItems }
     }
 
-    /// The search index's memory of every info text's sections (see `SearchIndex.Memory`).
-    var searchMemory: SearchIndex.Memory? {
-        state.withLock { $0.prepared?.renderer.searchMemory }
+    /// The memory of every Markdown text's render and search sections (see `MarkdownMemory`).
+    var markdownMemory: MarkdownMemory? {
+        state.withLock { $0.prepared?.renderer.markdownMemory }
     }
 
     /// Every file served now, with its bytes as built (before the live-reload script is added).

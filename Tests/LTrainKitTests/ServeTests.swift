@@ -159,6 +159,69 @@ import Testing
         #expect(served == (try String(contentsOfFile: site.output + "/index.html", encoding: .utf8)))
     }
 
+    /// The preview keeps each Markdown text's render (`MarkdownMemory`): a template edit renders
+    /// no text again, while a text whose links now lead elsewhere, or whose template now holds an
+    /// id its headings took, is rendered again. Each step serves what a fresh build writes.
+    @Test func aTemplateEditRendersNoMarkdownAndAMovedLinkOrATakenIDRendersItsTextAgain() throws {
+        let site = try TestSite.defaultSite()
+        let sixth = site.content + "/stations/02-sixth-avenue.md"
+        try site.write(
+            "content/stations/02-sixth-avenue.md",
+            try String(contentsOfFile: sixth, encoding: .utf8)
+                + "\nSee [Union Square](03-union-square.md) and [when it opened](03-union-square.md#when-it-opened).\n")
+        let preview = session(site)
+        #expect(preview.rebuild().problems.isEmpty)
+        let memory = try #require(preview.markdownMemory)
+        #expect(memory.rendersReused == 0)
+        let count = try FileManager.default.contentsOfDirectory(atPath: site.content + "/stations").count
+        func servesAFreshBuild(_ step: String) throws {
+            let fresh = try ServeEquivalenceTests.freshBuild(site)
+            let served = preview.servedFiles
+            for (path, bytes) in fresh where served[path] != bytes {
+                Issue.record("after \(step): \(path) differs from a fresh build")
+            }
+        }
+        func sixthInfo() -> String {
+            String(decoding: preview.servedFiles["info/sixth-avenue.html"] ?? [], as: UTF8.self)
+        }
+        #expect(sixthInfo().contains("href=\"../stations/union-square.html\""))
+
+        let info = site.templates + "/info.mustache"
+        let infoTemplate = try String(contentsOfFile: info, encoding: .utf8)
+        try site.write("templates/info.mustache", infoTemplate + "<!-- edited -->\n")
+        let edit = preview.rebuild(changed: [info])
+        #expect(edit.problems.isEmpty)
+        #expect(edit.renderedPages == count, "every info page")
+        #expect(memory.rendersReused == count, "and none of their texts")
+        #expect(sixthInfo().contains("<!-- edited -->"))
+        try servesAFreshBuild("the info template's edit")
+
+        // Union Square moves: the link to it in Sixth Avenue's text, which did not change, leads
+        // to its new page. Its own text is rendered, as its page moved with it.
+        let union = site.content + "/stations/03-union-square.md"
+        let unionText = try String(contentsOfFile: union, encoding: .utf8)
+        try site.write("content/stations/03-union-square.md", unionText.replacingOccurrences(of: "---\ntitle:", with: "---\nslug: union-sq\ntitle:"))
+        let reusedBefore = memory.rendersReused
+        #expect(preview.rebuild(changed: [union]).problems.isEmpty)
+        #expect(sixthInfo().contains("href=\"../stations/union-sq.html\""))
+        #expect(sixthInfo().contains("href=\"union-sq.html#when-it-opened\""))
+        #expect(memory.rendersReused > reusedBefore, "the texts that do not link to it are kept")
+        try servesAFreshBuild("Union Square's new slug")
+
+        // The info template now holds the id the heading "When it opened" took on every info page.
+        try site.write("templates/info.mustache", infoTemplate.replacingOccurrences(of: "</main>", with: "</main>\n<p id=\"when-it-opened\"></p>"))
+        #expect(try String(contentsOfFile: info, encoding: .utf8).contains("id=\"when-it-opened\""))
+        let reusedBeforeID = memory.rendersReused
+        let idEdit = preview.rebuild(changed: [info])
+        #expect(idEdit.problems.isEmpty)
+        // Every info page is rendered, and no text of one is used again (the index page's may be).
+        #expect(idEdit.renderedPages > count)
+        #expect(memory.rendersReused - reusedBeforeID <= idEdit.renderedPages - count, "no render made with the old ids is used")
+        let union2 = String(decoding: preview.servedFiles["info/union-sq.html"] ?? [], as: UTF8.self)
+        #expect(union2.contains("<h2 id=\"when-it-opened-"), "the heading gives way to the template's id")
+        try servesAFreshBuild("an id in the info template")
+    }
+
     @Test func aSaveThroughATemporaryFileStaysABodyEdit() throws {
         let site = try TestSite.defaultSite()
         let preview = session(site)

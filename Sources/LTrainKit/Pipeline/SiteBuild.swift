@@ -93,12 +93,13 @@ public struct PreparedSite: Sendable {
     /// that follow (`PageRenderer.remembering`), going on from what `last` kept when its pages
     /// are the same pages at the same paths (a template, a checklist or the index edited), so
     /// that the title edit after such a change does not render the whole index again.
+    /// It keeps its Markdown texts' renders for those versions too (`PageRenderer.sharingMarkdown`).
     /// That renderer is the preview's, which looks for Markdown notices in the model, in the
     /// changed files alone, so its pages' Markdown is not scanned for them again.
     package func remembering(after last: PreparedSite?) -> PreparedSite {
         var copy = self
         let sameLayout = last.map { $0.routes.layoutKey == routes.layoutKey } ?? false
-        copy.renderer = renderer.remembering(after: sameLayout ? last?.renderer : nil).sharingSearchSections(with: last?.renderer)
+        copy.renderer = renderer.remembering(after: sameLayout ? last?.renderer : nil).sharingMarkdown(with: last?.renderer, keepsRenders: true)
         copy.renderer.findsNotices = false
         return copy
     }
@@ -523,7 +524,6 @@ public enum SiteBuild {
                 return error
             }
         }
-        renderer.forgetRemovedStations()
         if let problem = problems.compactMap({ $0 }).first { throw problem }
     }
 
@@ -668,6 +668,7 @@ public enum SiteBuild {
         } catch {
             log.report(error)
         }
+        renderer.forgetRemovedTexts()
         clock.lap("search index")
         // On every core: a site's static folder can hold tens of thousands of files.
         let copyProblems = concurrentMap(copied.count) { index -> Diagnostic? in
