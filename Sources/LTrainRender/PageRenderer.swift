@@ -575,8 +575,7 @@ public struct PageRenderer: Sendable {
     }
 
     private func markdownHTML(
-        _ source: MarkdownSource, on page: Page, reservedIDs: Set<String>, markdownKey: ContentHash,
-        sourceLinks: inout [SourceLink],
+        _ source: MarkdownSource, on page: Page, template: String, sourceLinks: inout [SourceLink],
         notices: inout [TextNotices], searchSections: inout [MarkdownSection]?
     ) -> String {
         let routes = self.routes
@@ -587,18 +586,27 @@ public struct PageRenderer: Sendable {
             routes.rewriteContentLink(destination, writtenIn: source.contentPath, on: page)
         }
         let options = site.markdownOptions
-        let rendered: RenderedMarkdown
-        if let kept = markdownMemory?.render(
-            of: source, key: markdownKey, options: options, findsNotices: findsNotices, collectsSections: collectsSections,
-            rewriteLink: rewriteLink)
-        {
-            rendered = kept
-        } else {
-            rendered = Markdown.render(
+        let reservedIDs = templateIDs[template] ?? []
+        let findsNotices = self.findsNotices
+        func renderNow() -> RenderedMarkdown {
+            Markdown.render(
                 source.text, options: options, findsNotices: findsNotices, reservedIDs: reservedIDs,
                 collectsSections: collectsSections, rewriteLink: rewriteLink)
-            markdownMemory?.keep(
-                rendered, of: source, key: markdownKey, foundNotices: findsNotices, collectedSections: collectsSections)
+        }
+        let rendered: RenderedMarkdown
+        if let memory = markdownMemory {
+            let key = markdownKeys[template] ?? ContentHash(value: 0)
+            if let kept = memory.render(
+                of: source, key: key, options: options, findsNotices: findsNotices, collectsSections: collectsSections,
+                rewriteLink: rewriteLink)
+            {
+                rendered = kept
+            } else {
+                rendered = renderNow()
+                memory.keep(rendered, of: source, key: key, foundNotices: findsNotices, collectedSections: collectsSections)
+            }
+        } else {
+            rendered = renderNow()
         }
         if collectsSections { searchSections = rendered.sections }
         sourceLinks += rendered.links.map { SourceLink($0, in: source) }
@@ -663,8 +671,7 @@ public struct PageRenderer: Sendable {
             case .body(let field, let source):
                 context[field] = .string(
                     markdownHTML(
-                        source, on: inputs.page, reservedIDs: templateIDs[inputs.template] ?? [],
-                        markdownKey: markdownKeys[inputs.template] ?? ContentHash(value: 0),
+                        source, on: inputs.page, template: inputs.template,
                         sourceLinks: &sourceLinks, notices: &notices, searchSections: &searchSections))
             case .checklist(let source):
                 let routes = self.routes
