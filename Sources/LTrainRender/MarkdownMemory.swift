@@ -39,6 +39,8 @@ package final class MarkdownMemory: Sendable {
     private let reused = Atomic<Int>(0)
     package var textsParsed: Int { parsed.load(ordering: .relaxed) }
     package var rendersReused: Int { reused.load(ordering: .relaxed) }
+    /// How many texts it holds something of.
+    package var textCount: Int { entries.withLock { $0.count } }
 
     package init(keepsRenders: Bool) {
         self.keepsRenders = keepsRenders

@@ -222,6 +222,28 @@ import Testing
         try servesAFreshBuild("an id in the info template")
     }
 
+    /// The Markdown memory holds the texts of the version served, no more: a deleted station's
+    /// text and a renamed file's old entry are let go of.
+    @Test func theMarkdownMemoryLetsGoOfTextsTheSiteNoLongerHas() throws {
+        let site = try TestSite.defaultSite()
+        let preview = session(site)
+        #expect(preview.rebuild().problems.isEmpty)
+        let memory = try #require(preview.markdownMemory)
+        let count = try FileManager.default.contentsOfDirectory(atPath: site.content + "/stations").count
+        #expect(memory.textCount == count + 1, "each station's info text and the index's")
+
+        let first = site.content + "/stations/06-bedford-avenue.md"
+        let renamed = site.content + "/stations/07-bedford-avenue.md"
+        #expect(rename(first, renamed) == 0)
+        #expect(preview.rebuild(changed: [first, renamed]).problems.isEmpty)
+        #expect(preview.markdownMemory === memory)
+        #expect(memory.textCount == count + 1, "the old file's entry is gone")
+
+        try site.remove("content/stations/07-bedford-avenue.md")
+        #expect(preview.rebuild(changed: [renamed]).problems.isEmpty)
+        #expect(memory.textCount == count, "the deleted station's text is gone")
+    }
+
     @Test func aSaveThroughATemporaryFileStaysABodyEdit() throws {
         let site = try TestSite.defaultSite()
         let preview = session(site)
