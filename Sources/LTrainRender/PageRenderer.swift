@@ -346,10 +346,13 @@ public struct PageRenderer: Sendable {
         }
     }
 
-    /// Lets go of what the Markdown memory holds of texts this version no longer has.
+    /// Lets go of what the Markdown memory holds of texts this version no longer has. It holds
+    /// the texts `markdownHTML` renders, the `.body` of `inputs(for:at:)`: the index's and each
+    /// info page's (a checklist's text is split, and not kept). Each has an entry once rendered,
+    /// so with no more entries than those texts, none is stale.
     package func forgetRemovedTexts() {
         let site = self.site
-        markdownMemory?.keepOnly(count: site.line.stations.count + 1) {
+        markdownMemory?.keepOnly(count: 1 + site.line.stations.count) {
             [site.index.body.contentPath] + site.line.stations.map(\.info.body.contentPath)
         }
     }
