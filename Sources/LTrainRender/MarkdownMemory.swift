@@ -23,6 +23,12 @@ package final class MarkdownMemory: Sendable {
         var key: ContentHash
         var render: Render?
         var sections: [MarkdownSection]?
+
+        /// Whether it was made from `source`'s very text (the same storage compares at once)
+        /// with `key`.
+        func isMade(from source: MarkdownSource, key: ContentHash) -> Bool {
+            self.key == key && text == source.text
+        }
     }
 
     private struct Render {
@@ -46,8 +52,8 @@ package final class MarkdownMemory: Sendable {
         self.keepsRenders = keepsRenders
     }
 
-    /// The render kept for `source`, when it was made from this very text (the same storage
-    /// compares at once) with the same `key`, found notices if asked to, cut sections if asked to
+    /// The render kept for `source`, when it was made from this very text with the same `key`
+    /// (`Entry.isMade(from:key:)`), found notices if asked to, cut sections if asked to
     /// (they are then in it), and each of its links leads where `rewriteLink` now takes it.
     func render(
         of source: MarkdownSource, key: ContentHash, options: MarkdownOptions, findsNotices: Bool,
@@ -55,8 +61,7 @@ package final class MarkdownMemory: Sendable {
     ) -> RenderedMarkdown? {
         guard keepsRenders else { return nil }
         let kept: (Render, [MarkdownSection]?)? = entries.withLock { entries in
-            guard let entry = entries[source.contentPath], let render = entry.render, entry.key == key,
-                entry.text == source.text
+            guard let entry = entries[source.contentPath], let render = entry.render, entry.isMade(from: source, key: key)
             else { return nil }
             return (render, entry.sections)
         }
@@ -81,7 +86,7 @@ package final class MarkdownMemory: Sendable {
         let sections = collectedSections ? rendered.sections : nil
         entries.withLock { entries in
             // Sections cut earlier from the same text stay with a render that did not cut them.
-            let earlier = entries[source.contentPath].flatMap { $0.key == key && $0.text == source.text ? $0.sections : nil }
+            let earlier = entries[source.contentPath].flatMap { $0.isMade(from: source, key: key) ? $0.sections : nil }
             entries[source.contentPath] = Entry(text: source.text, key: key, render: render, sections: sections ?? earlier)
         }
     }
@@ -90,14 +95,13 @@ package final class MarkdownMemory: Sendable {
     /// same `key`, or parsed now (and kept).
     func sections(of source: MarkdownSource, key: ContentHash, options: MarkdownOptions, reservedIDs: Set<String>) -> [MarkdownSection] {
         let kept = entries.withLock { entries -> [MarkdownSection]? in
-            guard let entry = entries[source.contentPath], entry.key == key, entry.text == source.text else { return nil }
-            return entry.sections
+            entries[source.contentPath].flatMap { $0.isMade(from: source, key: key) ? $0.sections : nil }
         }
         if let kept { return kept }
         let found = Markdown.sections(of: source.text, options: options, reservedIDs: reservedIDs)
         parsed.wrappingAdd(1, ordering: .relaxed)
         entries.withLock { entries in
-            if var entry = entries[source.contentPath], entry.key == key, entry.text == source.text {
+            if var entry = entries[source.contentPath], entry.isMade(from: source, key: key) {
                 entry.sections = found
                 entries[source.contentPath] = entry
             } else {
