@@ -120,8 +120,12 @@ public final class PreviewSession: Sendable {
                 prepared = try PreparedSite.assemble(
                     content: snapshot.content, templates: snapshot.templates, library: snapshot.library,
                     settings: settings,
+                    // A content folder swapped whole says nothing of which files changed.
                     after: last.flatMap { last in
-                        changes.map { SiteBuilder.LastVersion(site: last.site, changedFiles: $0.contentPaths) }
+                        changes.flatMap { changes in
+                            changes.contentFolderChanged
+                                ? nil : SiteBuilder.LastVersion(site: last.site, changedFiles: changes.contentPaths)
+                        }
                     }, log: &log, clock: &clock
                 ).remembering(after: last)
             }

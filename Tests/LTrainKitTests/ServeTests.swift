@@ -222,6 +222,32 @@ import Testing
         try servesAFreshBuild("an id in the info template")
     }
 
+    /// A content folder swapped for another (a `git checkout` of another branch, a sync tool's
+    /// rename) is reported as the folder itself: nothing of the last version is known to be
+    /// unchanged, so no station is kept from it, even one whose file has the same name.
+    @Test func aContentFolderSwappedForAnotherKeepsNothingOfTheLastVersion() throws {
+        let site = try TestSite.defaultSite()
+        let preview = session(site)
+        #expect(preview.rebuild().problems.isEmpty)
+        let other = site.root + "/content-other"
+        try FileManager.default.copyItem(atPath: site.content, toPath: other)
+        let union = other + "/stations/03-union-square.md"
+        let text = try String(contentsOfFile: union, encoding: .utf8)
+        try (text + "\nA sentence only the other folder has.\n").write(toFile: union, atomically: true, encoding: .utf8)
+        #expect(rename(site.content, site.root + "/content-old") == 0)
+        #expect(rename(other, site.content) == 0)
+
+        let swap = preview.rebuild(changed: [site.content])
+        #expect(swap.problems.isEmpty)
+        let served = String(decoding: preview.servedFiles["info/union-square.html"] ?? [], as: UTF8.self)
+        #expect(served.contains("A sentence only the other folder has."))
+        let fresh = try ServeEquivalenceTests.freshBuild(site)
+        let files = preview.servedFiles
+        for (path, bytes) in fresh where files[path] != bytes {
+            Issue.record("\(path) differs from a fresh build")
+        }
+    }
+
     /// The Markdown memory holds the texts of the version served, no more: a deleted station's
     /// text and a renamed file's old entry are let go of.
     @Test func theMarkdownMemoryLetsGoOfTextsTheSiteNoLongerHas() throws {
