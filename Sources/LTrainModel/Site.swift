@@ -82,6 +82,20 @@ public struct Line: Sendable, Equatable {
     public func station(after index: Int) -> Station? {
         index >= 0 && index + 1 < stations.count ? stations[index + 1] : nil
     }
+
+    /// Whether this line has `other`'s stations in the same places: the same files, numbers and
+    /// slugs, in the same order. Everything laid out from the places (each page's path, where a
+    /// link to a station's file leads) is then laid out alike; what the stations say may differ.
+    public func keepsPlaces(of other: Line) -> Bool {
+        // By index, not by pairs of stations: a pair would copy both, field by field.
+        stations.count == other.stations.count
+            && stations.indices.allSatisfy { index in
+                stations[index].info.body.contentPath == other.stations[index].info.body.contentPath
+                    && stations[index].sourcePath == other.stations[index].sourcePath
+                    && stations[index].number == other.stations[index].number
+                    && stations[index].slug == other.stations[index].slug
+            }
+    }
 }
 
 /// A row of a checklist.

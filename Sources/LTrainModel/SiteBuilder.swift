@@ -29,11 +29,13 @@ public enum SiteBuilder {
         }
     }
 
-    /// A version of the site modelled before, and the content files changed since (paths inside
-    /// the content folder): a model made again after a change keeps the stations whose files did
-    /// not change as they were, and looks for notices only in the files that did (the others'
-    /// were reported when they were read). What changed is a fact about the content, not a hint
-    /// from whoever asks: the model decides what it can keep.
+    /// A version of the site modelled before (with the same settings), and the content files
+    /// changed since (paths inside the content folder): a model made again after a change keeps
+    /// the stations whose files did not change as they were, and looks for notices only in the
+    /// files that did (the others' were reported when they were read). When the changed files
+    /// are all stations that keep their places, only they are modelled, and put back in the last
+    /// site (`update`); when none changed, the last site is the model. What changed is a fact
+    /// about the content, not a hint from whoever asks: the model decides what it can keep.
     public struct LastVersion: Sendable {
         public var site: Site
         public var changedFiles: Set<String>
@@ -75,6 +77,7 @@ public enum SiteBuilder {
     public static func build(
         _ content: LoadedContent, settings: Settings = Settings(), after last: LastVersion? = nil, log: inout DiagnosticLog
     ) -> Site? {
+        if let last, let site = keptInPlace(last, content: content, settings: settings, log: &log) { return site }
         var baseURL: String?
         var title = ""
         var labels = Labels()
@@ -151,11 +154,25 @@ public enum SiteBuilder {
             search: search)
     }
 
+    /// The last site when no content file changed, or with its changed stations modelled again
+    /// in their places (`update`) when every changed file is one of its stations; nil otherwise.
+    private static func keptInPlace(
+        _ last: LastVersion, content: LoadedContent, settings: Settings, log: inout DiagnosticLog
+    ) -> Site? {
+        guard !last.changedFiles.isEmpty else { return last.site }
+        var files: [ContentFile] = []
+        for path in last.changedFiles.sorted() {
+            guard let file = content.stations.first(where: { $0.relativePath == path }) else { return nil }
+            files.append(file)
+        }
+        return update(last.site, stations: files, settings: settings, log: &log)
+    }
+
     /// The site with the stations of `files` modelled again and put back in their places, when
     /// that is all an edit did: each file is a station of the line that keeps its number and slug
     /// and stays in it (not a draft now). Nil when the edit moves, adds or removes a station, or
     /// the file has a problem: then the whole site is modelled again, which reports it.
-    public static func update(
+    private static func update(
         _ site: Site, stations files: [ContentFile], settings: Settings = Settings(), log: inout DiagnosticLog
     ) -> Site? {
         var site = site
@@ -172,7 +189,7 @@ public enum SiteBuilder {
             edited.append(station.info.body)
         }
         log.report(contentsOf: fileLog.diagnostics)
-        reportNotices(in: edited, checklists: [], options: site.markdownOptions, log: &log)
+        if settings.findsNotices { reportNotices(in: edited, checklists: [], options: site.markdownOptions, log: &log) }
         return site
     }
 

@@ -20,20 +20,12 @@ public struct ServeOptions: Sendable {
 /// changed, and served with a live-reload script injected into its pages. The last good site is
 /// served while the content has problems; open pages show the problems until they are fixed.
 public final class PreviewSession: Sendable {
-    struct State {
-        var content: LoadedContent?
-        var templates: LoadedTemplates?
-        var library: MustacheLibrary?
-        var problems: [Diagnostic] = []
-        /// The last good version's model, routes and renderer, which the next change is planned against.
-        var prepared: PreparedSite?
-    }
-
     public let options: ServeOptions
     public let hub = ReloadHub()
     /// The site served: the last good version.
     private let site = MemorySite()
-    private let state = Mutex(State())
+    /// The last version, which the next is made from (see `SiteVersion`).
+    private let state = Mutex(SiteVersion())
     /// Rebuilds run one at a time, in order.
     private let rebuilding = Mutex(())
 
@@ -50,6 +42,8 @@ public final class PreviewSession: Sendable {
         public var warnings: [Diagnostic]
         /// The pages the rebuild looked at (see `SitePlan`).
         public var plan = SitePlan.everyPage
+        /// Whether the routes were the last version's (see `SiteVersion`).
+        public var keptRoutes = false
     }
 
     /// Rebuilds after `changed` paths changed (nil: read everything again), then tells the open
@@ -59,14 +53,14 @@ public final class PreviewSession: Sendable {
         rebuilding.withLock { _ in rebuildNow(changed: changed) }
     }
 
-    /// Load what changed → model (only the edited stations, when that is all that changed) →
-    /// route → plan against the last version → execute into memory → serve and tell the pages.
+    /// Load what changed → model, route and plan from the last good version (`SiteVersion`) →
+    /// execute into memory → serve and tell the pages.
     private func rebuildNow(changed: Set<String>?) -> Outcome {
         let start = DispatchTime.now().uptimeNanoseconds
         // Taken out while the rebuild runs (rebuilds run one at a time, and nothing else reads
         // it), so that the loaded files are changed in place rather than copied.
-        var snapshot = state.withLock { current in
-            defer { current = State() }
+        var version = state.withLock { current in
+            defer { current = SiteVersion() }
             return current
         }
         var log = DiagnosticLog()
@@ -74,68 +68,23 @@ public final class PreviewSession: Sendable {
         let changes = changed.map {
             SourceChanges($0, contentDirectory: options.contentDirectory, templatesDirectory: options.templatesDirectory)
         }
-
-        // Load: what changed, or everything the first time.
-        let templatesChanged = changes?.templates ?? true
-        if templatesChanged || snapshot.templates == nil {
-            snapshot.templates = ContentLoader.loadTemplates(
-                from: options.templatesDirectory, required: options.templatesRequired, log: &log)
-            snapshot.library = snapshot.templates.map {
-                PreparedSite.checkedLibrary($0, templatesDirectory: options.templatesDirectory, log: &log)
-            }
-        }
-        // Taken out of the snapshot, so that it is the only reference and is changed in place
-        // rather than copied on every edit.
-        if var content = snapshot.content, let changes {
-            snapshot.content = nil
-            if changes.touchesContent
-                && !ContentLoader.refresh(&content, from: options.contentDirectory, changes: changes, log: &log)
-            {
-                snapshot.content = ContentLoader.loadContent(from: options.contentDirectory, log: &log)
-            } else {
-                snapshot.content = content
-            }
-        } else {
-            snapshot.content = ContentLoader.loadContent(from: options.contentDirectory, log: &log)
-        }
+        let settings = SiteBuilder.Settings(includeDrafts: options.includeDrafts)
+        version.load(
+            changes,
+            from: SiteVersion.Sources(
+                content: options.contentDirectory, templates: options.templatesDirectory,
+                templatesRequired: options.templatesRequired, settings: settings), log: &log)
         clock.lap("serve: load changes")
 
-        // Model, route and plan: from the last good version where the change allows.
-        let last = snapshot.problems.isEmpty ? snapshot.prepared : nil
         var rendered = 0
         var preparedSite: PreparedSite?
         var plan = SitePlan.everyPage
+        var keptRoutes = false
         do {
-            let settings = SiteBuilder.Settings(includeDrafts: options.includeDrafts)
             let prepared: PreparedSite
-            if let last, let changes, !templatesChanged, !log.hasErrors, let site = Self.editedInPlace(
-                last.site, changes: changes, content: snapshot.content, settings: settings, log: &log)
-            {
-                prepared = last.replacingStations(with: site, warningLog: log).remembering(after: last)
-            } else if let last, let changes, !changes.touchesContent {
-                prepared = try PreparedSite.assemble(
-                    site: last.site, templates: snapshot.templates, library: snapshot.library, log: &log, clock: &clock
-                ).remembering(after: last)
-            } else {
-                prepared = try PreparedSite.assemble(
-                    content: snapshot.content, templates: snapshot.templates, library: snapshot.library,
-                    settings: settings,
-                    // A content folder swapped whole says nothing of which files changed.
-                    after: last.flatMap { last in
-                        changes.flatMap { changes in
-                            changes.contentFolderChanged
-                                ? nil : SiteBuilder.LastVersion(site: last.site, changedFiles: changes.contentPaths)
-                        }
-                    }, log: &log, clock: &clock
-                ).remembering(after: last)
-            }
-            if let last {
-                let site = self.site
-                plan = SitePlan.between(
-                    last, prepared, alwaysChecked: site.keylessPaths.compactMap(prepared.routes.page(at:)),
-                    filesChanged: changes?.copiedFiles ?? true, previousLinks: site.previousLinks)
-            }
-            clock.lap("serve: plan")
+            (prepared, plan, keptRoutes) = try version.next(
+                after: changes, settings: settings, keylessPaths: site.keylessPaths, previousLinks: site.previousLinks,
+                log: &log, clock: &clock)
             rendered = try SiteBuild.render(prepared, plan: plan, into: site, jobs: options.jobs, clock: &clock).rendered
             preparedSite = prepared
         } catch {
@@ -150,42 +99,27 @@ public final class PreviewSession: Sendable {
         if !problems.isEmpty {
             site.abandon()
             // Keep serving the last good site; keep what was read, so fixing one file rereads one file.
-            snapshot.problems = problems
-            state.withLock { $0 = snapshot }
+            version.problems = problems
+            state.withLock { $0 = version }
             hub.problem(problems.map(\.description))
             return Outcome(changedFiles: 0, renderedPages: rendered, milliseconds: milliseconds, problems: problems, warnings: warnings)
         }
         let commit = site.commit()
         let changedFiles = commit.changedFiles
-        let hadProblems = !snapshot.problems.isEmpty
-        snapshot.problems = []
-        let retired = snapshot.prepared
-        snapshot.prepared = preparedSite
-        state.withLock { $0 = snapshot }
+        let hadProblems = !version.problems.isEmpty
+        version.problems = []
+        let retired = version.prepared
+        version.prepared = preparedSite
+        state.withLock { $0 = version }
         if changedFiles > 0 || hadProblems {
             hub.reload(summary: "{\"changed\":\(changedFiles),\"milliseconds\":\(Int(milliseconds.rounded()))}")
         }
         // The last version and the files this one replaced are let go of only now, after the
         // open pages were told, so the reload does not wait for them to be freed.
-        withExtendedLifetime((last, retired, commit)) {}
+        withExtendedLifetime((retired, commit)) {}
         return Outcome(
             changedFiles: changedFiles, renderedPages: rendered, milliseconds: milliseconds, problems: [], warnings: warnings,
-            plan: plan)
-    }
-
-    /// The last site with the edited stations modelled again, when the change is only that (see
-    /// `SiteBuilder.update`); nil otherwise.
-    private static func editedInPlace(
-        _ site: Site, changes: SourceChanges, content: LoadedContent?, settings: SiteBuilder.Settings,
-        log: inout DiagnosticLog
-    ) -> Site? {
-        guard let edited = changes.editedStations, !changes.copiedFiles, let content else { return nil }
-        var files: [ContentFile] = []
-        for relative in edited {
-            guard let file = content.stations.first(where: { $0.relativePath == relative }) else { return nil }
-            files.append(file)
-        }
-        return SiteBuilder.update(site, stations: files, settings: settings, log: &log)
+            plan: plan, keptRoutes: keptRoutes)
     }
 
     /// How many list items the last render of the index page copied instead of rendering (see

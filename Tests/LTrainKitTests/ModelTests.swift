@@ -86,6 +86,38 @@ func loadedContent(stations: [ContentFile], checklists: [ContentFile] = []) thro
         #expect(again.diagnostics.map { $0.path ?? "" } == ["content/stations/02-two.md"], "\(again.diagnostics)")
     }
 
+    /// When no file changed, the last version is the model; when the changed files are stations
+    /// that keep their places, only they are modelled again and put back in the last site; any
+    /// other change models the site again. (The last site's title is changed by hand below, so
+    /// that which of the three happened shows.)
+    @Test func aModelMadeAgainIsTheLastSiteWithItsEditedStationsPutBackWhenTheyKeepTheirPlaces() throws {
+        let content = try loadedContent(stations: [
+            try station("01-one.md", title: "One"), try station("02-two.md", title: "Two"),
+        ])
+        var log = DiagnosticLog()
+        var last = try #require(SiteBuilder.build(content, log: &log))
+        last.title = "Kept from the last version"
+        func again(_ content: LoadedContent, changed: Set<String>) throws -> Site {
+            var log = DiagnosticLog()
+            return try #require(
+                SiteBuilder.build(content, after: SiteBuilder.LastVersion(site: last, changedFiles: changed), log: &log))
+        }
+        #expect(try again(content, changed: []) == last)
+
+        var edited = content
+        edited.stations[1] = try station("02-two.md", title: "Deux")
+        let inPlace = try again(edited, changed: ["stations/02-two.md"])
+        #expect(inPlace.title == "Kept from the last version")
+        #expect(inPlace.line.stations.map(\.title) == ["One", "Deux"])
+
+        var moved = content
+        moved.stations[1] = try station("02-two.md", title: "Deux", extra: "slug: deux\n")
+        let remade = try again(moved, changed: ["stations/02-two.md"])
+        #expect(remade.title != "Kept from the last version", "a new slug models the site again")
+        #expect(remade.line.stations.map(\.slug) == ["one", "deux"])
+        #expect(!remade.line.keepsPlaces(of: last.line) && inPlace.line.keepsPlaces(of: last.line))
+    }
+
     /// What other pages read of a station is all of it but its info text: the preview's plan and
     /// the index's kept rows ask `showsTheSame(as:)`, which sees every other field.
     @Test func aStationShowsTheSameUnlessAFieldOtherThanItsInfoChanged() throws {

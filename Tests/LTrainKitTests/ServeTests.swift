@@ -222,6 +222,48 @@ import Testing
         try servesAFreshBuild("an id in the info template")
     }
 
+    /// The routes are the last version's exactly when every station kept its place and nothing
+    /// else they are made from changed (`SiteVersion`); every step serves what a fresh build writes.
+    @Test func theRoutesAreKeptWhileEveryStationKeepsItsPlace() throws {
+        let site = try TestSite.defaultSite()
+        let preview = session(site)
+        #expect(preview.rebuild().keptRoutes == false, "the first version has no last one")
+        let union = site.content + "/stations/03-union-square.md"
+        let text = try String(contentsOfFile: union, encoding: .utf8)
+        func step(_ name: String, changed: Set<String>, keepsRoutes: Bool) throws {
+            let outcome = preview.rebuild(changed: changed)
+            #expect(outcome.problems.isEmpty, "\(name): \(outcome.problems)")
+            #expect(outcome.keptRoutes == keepsRoutes, "\(name)")
+            let fresh = try ServeEquivalenceTests.freshBuild(site)
+            let served = preview.servedFiles
+            for (path, bytes) in fresh where served[path] != bytes { Issue.record("after \(name): \(path) differs") }
+            #expect(Set(served.keys) == Set(fresh.keys), "after \(name)")
+        }
+        try site.write("content/stations/03-union-square.md", text + "\nA new sentence.\n")
+        try step("a body edit", changed: [union], keepsRoutes: true)
+        try site.write("content/stations/03-union-square.md", text.replacingOccurrences(of: "title: ", with: "title: The "))
+        try step("a title edit", changed: [union], keepsRoutes: true)
+        try site.write("content/stations/03-union-square.md", text.replacingOccurrences(of: "---\ntitle:", with: "---\nslug: union-sq\ntitle:"))
+        try step("a new slug", changed: [union], keepsRoutes: false)
+        try site.write("content/stations/03-union-square.md", text)
+        try step("the old slug again", changed: [union], keepsRoutes: false)
+        try site.write("content/stations/03-union-square.md", text.replacingOccurrences(of: "---\ntitle:", with: "---\ndraft: true\ntitle:"))
+        try step("a station made a draft", changed: [union], keepsRoutes: false)
+        try site.write("content/stations/03-union-square.md", text)
+        try step("and published again", changed: [union], keepsRoutes: false)
+        let index = site.content + "/index.md"
+        try site.write("content/index.md", try String(contentsOfFile: index, encoding: .utf8) + "\nMore.\n")
+        try step("the index edited", changed: [index], keepsRoutes: false)
+        let template = site.templates + "/station.mustache"
+        try site.write("templates/station.mustache", try String(contentsOfFile: template, encoding: .utf8) + "<!-- edited -->\n")
+        try step("a template edited", changed: [template], keepsRoutes: false)
+        let renamed = site.content + "/stations/03-union-sq.md"
+        #expect(rename(union, renamed) == 0)
+        try step("a station's file renamed", changed: [union, renamed], keepsRoutes: false)
+        try site.write("content/stations/03-union-sq.md", text + "\nAgain.\n")
+        try step("then its body edited", changed: [renamed], keepsRoutes: true)
+    }
+
     /// A content folder swapped for another (a `git checkout` of another branch, a sync tool's
     /// rename) is reported as the folder itself: nothing of the last version is known to be
     /// unchanged, so no station is kept from it, even one whose file has the same name.
