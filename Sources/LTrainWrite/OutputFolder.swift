@@ -245,23 +245,18 @@ public final class OutputFolder: PageSink {
             guard let entry = previous.entries[path], isIntact(path, entry) else { return false }
         }
         // One stat per page: split across the cores.
-        let allIntact = allSatisfyOnEveryCore(pages.count) { index in
-            let page = pages[index]
-            guard let entry = previous.entries[page.path], entry.key == page.key else { return false }
-            return isIntact(page.path, entry)
+        let allKept = allSatisfyOnEveryCore(pages.count) { index in
+            keptEntry(pages[index].path, .key(pages[index].key)) != nil
         }
-        guard allIntact else { return false }
+        guard allKept else { return false }
         var files = files
         for file in copied {
             guard let bytes = try? Self.bytes(of: file) else { return false }
             files.append((file.outputPath, bytes))
         }
-        for file in files {
-            guard let entry = previous.entries[file.path], entry.size == file.bytes.count,
-                entry.hash == ContentHash(file.bytes), isIntact(file.path, entry)
-            else { return false }
+        return files.allSatisfy { file in
+            keptEntry(file.path, .bytes(hash: ContentHash(file.bytes), size: file.bytes.count)) != nil
         }
-        return true
     }
 
     /// The previous build's summary and report, when it was built from sources with this snapshot
@@ -330,9 +325,7 @@ public final class OutputFolder: PageSink {
     /// same inputs (`key`) and its file is as ltrain left it. Returns the page's ids, or nil when
     /// the page must be rendered.
     public func reuse(_ outputPath: String, key: ContentHash) -> [String]? {
-        guard let old = previousEntry(outputPath), old.key == key, linkPrevious(outputPath, old) else {
-            return nil
-        }
+        guard let old = keptEntry(outputPath, .key(key)), linkPrevious(outputPath) else { return nil }
         state.withLock { state in
             state.manifest.entries[outputPath] = old
             state.unchanged += 1
@@ -357,9 +350,31 @@ public final class OutputFolder: PageSink {
         previous.entries.isEmpty ? nil : previous.entries[outputPath]
     }
 
-    /// Hard-links the previous output's file into the staging folder if it is untouched since.
-    private func linkPrevious(_ outputPath: String, _ old: Manifest.Entry) -> Bool {
-        isIntact(outputPath, old) && link(joinPath(path, outputPath), joinPath(stagingPath, outputPath)) == 0
+    /// What a file of the new site is known by, to keep the previous build's: the key of the
+    /// inputs it is made from (a page, the icons), or, once made, its bytes' hash and size.
+    private enum Record {
+        case key(ContentHash)
+        case bytes(hash: ContentHash, size: Int)
+    }
+
+    /// The previous build's entry for `outputPath` when it records what `record` says and its file
+    /// is as ltrain left it. The one rule by which a file is kept: asked one file at a time by
+    /// `reuse` (before rendering) and `write` (after), which then hard-link it, and for every
+    /// file at once by `isUpToDate`, which then stages nothing.
+    private func keptEntry(_ outputPath: String, _ record: Record) -> Manifest.Entry? {
+        guard let old = previousEntry(outputPath) else { return nil }
+        switch record {
+        case .key(let key):
+            guard old.key == key else { return nil }
+        case .bytes(let hash, let size):
+            guard old.hash == hash, old.size == size else { return nil }
+        }
+        return isIntact(outputPath, old) ? old : nil
+    }
+
+    /// Hard-links the previous output's file into the staging folder.
+    private func linkPrevious(_ outputPath: String) -> Bool {
+        link(joinPath(path, outputPath), joinPath(stagingPath, outputPath)) == 0
     }
 
     /// Writes one file of the new site: a hard link to the previous file when the bytes are the
@@ -371,8 +386,7 @@ public final class OutputFolder: PageSink {
     ) throws(Diagnostic) {
         let hash = ContentHash(bytes)
         var target: String { joinPath(stagingPath, outputPath) }
-        if var old = previousEntry(outputPath), old.hash == hash, old.size == bytes.count, linkPrevious(outputPath, old)
-        {
+        if var old = keptEntry(outputPath, .bytes(hash: hash, size: bytes.count)), linkPrevious(outputPath) {
             old.key = key
             old.ids = ids
             old.links = links
