@@ -191,7 +191,7 @@ public struct PageRenderer: Sendable {
     }
 
     /// The same renderer over a site whose stations were edited in place (the same slugs, files
-    /// and order; see `SiteBuilder.update`), keeping everything computed from those. It keeps no
+    /// and order; see `Line.keepsPlaces`), keeping everything computed from those. It keeps no
     /// memory of the last render (`remembering(after:)` is the one way to carry it).
     package func replacingStations(with site: Site) -> PageRenderer {
         var copy = self

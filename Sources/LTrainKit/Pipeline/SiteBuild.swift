@@ -104,7 +104,7 @@ public struct PreparedSite: Sendable {
         return copy
     }
 
-    /// The same site with its stations edited in place (see `SiteBuilder.update`): the routes and
+    /// The same site with its stations edited in place (see `Line.keepsPlaces`): the routes and
     /// everything the renderer computed from them stay.
     package func replacingStations(with site: Site, warningLog: DiagnosticLog) -> PreparedSite {
         var copy = self
