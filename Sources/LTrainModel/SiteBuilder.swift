@@ -45,15 +45,27 @@ public enum SiteBuilder {
             self.changedFiles = changedFiles
         }
 
-        /// The last version's stations whose files did not change, by content path.
+        /// The last version's stations whose files did not change, by content path. A changed
+        /// folder (one renamed or swapped whole is reported alone) changes every file below it.
         func unchangedStations() -> [String: Station] {
             var unchanged: [String: Station] = [:]
             let stations = site.line.stations
             unchanged.reserveCapacity(stations.count)
-            for index in stations.indices where !changedFiles.contains(stations[index].info.body.contentPath) {
+            for index in stations.indices where !hasChanged(stations[index].info.body.contentPath) {
                 unchanged[stations[index].info.body.contentPath] = stations[index]
             }
             return unchanged
+        }
+
+        /// Whether the file at `contentPath`, or a folder it is in, changed.
+        private func hasChanged(_ contentPath: String) -> Bool {
+            if changedFiles.contains(contentPath) { return true }
+            var folder = Substring(contentPath)
+            while let slash = folder.lastIndex(of: "/") {
+                folder = folder[..<slash]
+                if changedFiles.contains(String(folder)) { return true }
+            }
+            return false
         }
     }
 

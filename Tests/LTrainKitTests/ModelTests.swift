@@ -84,6 +84,11 @@ func loadedContent(stations: [ContentFile], checklists: [ContentFile] = []) thro
             SiteBuilder.build(content, after: SiteBuilder.LastVersion(site: last, changedFiles: ["stations/02-two.md"]), log: &again))
         #expect(site.line.stations.map(\.title) == ["One", "Two", "Old three"])
         #expect(again.diagnostics.map { $0.path ?? "" } == ["content/stations/02-two.md"], "\(again.diagnostics)")
+        // A changed folder (renamed or swapped whole, reported alone) changes every file in it.
+        var folder = DiagnosticLog()
+        let remade = try #require(
+            SiteBuilder.build(content, after: SiteBuilder.LastVersion(site: last, changedFiles: ["stations"]), log: &folder))
+        #expect(remade.line.stations.map(\.title) == ["One", "Two", "Three"])
     }
 
     /// When no file changed, the last version is the model; when the changed files are stations

@@ -290,6 +290,32 @@ import Testing
         }
     }
 
+    /// The same one folder down: a stations folder swapped for another is reported as the folder
+    /// alone, and every station in it is read and modelled again.
+    @Test func aStationsFolderSwappedForAnotherKeepsNoneOfItsStations() throws {
+        let site = try TestSite.defaultSite()
+        let preview = session(site)
+        #expect(preview.rebuild().problems.isEmpty)
+        let stations = site.content + "/stations"
+        let other = site.content + "/stations-other"
+        try FileManager.default.copyItem(atPath: stations, toPath: other)
+        let union = other + "/03-union-square.md"
+        let text = try String(contentsOfFile: union, encoding: .utf8)
+        try (text + "\nA sentence only the other folder has.\n").write(toFile: union, atomically: true, encoding: .utf8)
+        #expect(rename(stations, site.root + "/stations-old") == 0)
+        #expect(rename(other, stations) == 0)
+
+        let swap = preview.rebuild(changed: [stations, other])
+        #expect(swap.problems.isEmpty)
+        let served = String(decoding: preview.servedFiles["info/union-square.html"] ?? [], as: UTF8.self)
+        #expect(served.contains("A sentence only the other folder has."))
+        let fresh = try ServeEquivalenceTests.freshBuild(site)
+        let files = preview.servedFiles
+        for (path, bytes) in fresh where files[path] != bytes {
+            Issue.record("\(path) differs from a fresh build")
+        }
+    }
+
     /// The Markdown memory holds the texts of the version served, no more: a deleted station's
     /// text and a renamed file's old entry are let go of.
     @Test func theMarkdownMemoryLetsGoOfTextsTheSiteNoLongerHas() throws {
