@@ -58,7 +58,7 @@ public enum SiteBuilder {
         }
 
         /// Whether the file at `contentPath`, or a folder it is in, changed.
-        private func hasChanged(_ contentPath: String) -> Bool {
+        func hasChanged(_ contentPath: String) -> Bool {
             if changedFiles.contains(contentPath) { return true }
             var folder = Substring(contentPath)
             while let slash = folder.lastIndex(of: "/") {
@@ -153,10 +153,9 @@ public enum SiteBuilder {
                     hint: "add files such as stations/01-first-stop.md"))
         }
         if settings.findsNotices || log.hasErrors {
-            let looked = last?.changedFiles
             reportNotices(
-                in: ([indexBody] + stations.map(\.info.body)).filter { looked?.contains($0.contentPath) ?? true },
-                checklists: checklists.map(\.body).filter { looked?.contains($0.contentPath) ?? true }, options: options,
+                in: ([indexBody] + stations.map(\.info.body)).filter { last?.hasChanged($0.contentPath) ?? true },
+                checklists: checklists.map(\.body).filter { last?.hasChanged($0.contentPath) ?? true }, options: options,
                 log: &log)
         }
         guard !log.hasErrors else { return nil }

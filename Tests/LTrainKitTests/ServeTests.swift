@@ -301,14 +301,16 @@ import Testing
         try FileManager.default.copyItem(atPath: stations, toPath: other)
         let union = other + "/03-union-square.md"
         let text = try String(contentsOfFile: union, encoding: .utf8)
-        try (text + "\nA sentence only the other folder has.\n").write(toFile: union, atomically: true, encoding: .utf8)
+        try (text + "\nA sentence only the other folder has, with ~~struck~~ words.\n").write(
+            toFile: union, atomically: true, encoding: .utf8)
         #expect(rename(stations, site.root + "/stations-old") == 0)
         #expect(rename(other, stations) == 0)
 
         let swap = preview.rebuild(changed: [stations, other])
         #expect(swap.problems.isEmpty)
+        #expect(swap.warnings.map(\.path) == [stations + "/03-union-square.md"], "its files' notices are shown: \(swap.warnings)")
         let served = String(decoding: preview.servedFiles["info/union-square.html"] ?? [], as: UTF8.self)
-        #expect(served.contains("A sentence only the other folder has."))
+        #expect(served.contains("A sentence only the other folder has, with"))
         let fresh = try ServeEquivalenceTests.freshBuild(site)
         let files = preview.servedFiles
         for (path, bytes) in fresh where files[path] != bytes {
