@@ -128,7 +128,8 @@ public struct SourceChanges: Sendable, Equatable {
     public var contentFolderChanged = false
     public var templates = false
     /// A file copied as it is (a content asset or static file, a theme file that is not a
-    /// template) may have new bytes, which no model shows.
+    /// template) may have new bytes, which no model shows: one changed, or a folder that holds
+    /// such files (the content or templates folder, `assets/`, `static/`) was renamed or swapped.
     public var copiedFiles = false
 
     public init(_ paths: Set<String>, contentDirectory: String, templatesDirectory: String) {
@@ -139,12 +140,15 @@ public struct SourceChanges: Sendable, Equatable {
                 templates = true
                 let relative = path.dropFirst(templatesPrefix.count)
                 let name = relative.split(separator: "/").last ?? ""
+                // The folder itself (renamed or swapped whole) holds the theme's files as well.
+                if relative.isEmpty { copiedFiles = true }
                 let isSource = relative.hasSuffix(".mustache") || relative.isEmpty
                 if !isSource && !name.hasPrefix(".") && !ContentLoader.isEditorLeftover(String(name)) { copiedFiles = true }
                 continue
             }
             guard path.hasPrefix(contentPrefix) else {
                 contentFolderChanged = true
+                copiedFiles = true
                 continue
             }
             let relative = String(path.dropFirst(contentPrefix.count))
@@ -154,6 +158,8 @@ public struct SourceChanges: Sendable, Equatable {
             // nothing the build reads. A new folder may hold files the build reads.
             case .ignored where FileSystem.kind(of: path) != .directory: continue
             case .asset, .staticFile: copiedFiles = true
+            // A folder of copied files renamed or swapped whole is reported alone.
+            case .unknown where relative == "assets" || relative == "static": copiedFiles = true
             default: break
             }
             content.append(ContentPath(relative: relative, kind: kind))

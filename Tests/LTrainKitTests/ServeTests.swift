@@ -269,6 +269,7 @@ import Testing
     /// unchanged, so no station is kept from it, even one whose file has the same name.
     @Test func aContentFolderSwappedForAnotherKeepsNothingOfTheLastVersion() throws {
         let site = try TestSite.defaultSite()
+        try site.write("content/assets/plan.txt", "the old plan\n")
         let preview = session(site)
         #expect(preview.rebuild().problems.isEmpty)
         let other = site.root + "/content-other"
@@ -276,6 +277,7 @@ import Testing
         let union = other + "/stations/03-union-square.md"
         let text = try String(contentsOfFile: union, encoding: .utf8)
         try (text + "\nA sentence only the other folder has.\n").write(toFile: union, atomically: true, encoding: .utf8)
+        try "the new plan\n".write(toFile: other + "/assets/plan.txt", atomically: true, encoding: .utf8)
         #expect(rename(site.content, site.root + "/content-old") == 0)
         #expect(rename(other, site.content) == 0)
 
@@ -283,6 +285,7 @@ import Testing
         #expect(swap.problems.isEmpty)
         let served = String(decoding: preview.servedFiles["info/union-square.html"] ?? [], as: UTF8.self)
         #expect(served.contains("A sentence only the other folder has."))
+        #expect(String(decoding: preview.servedFiles["assets/plan.txt"] ?? [], as: UTF8.self) == "the new plan\n")
         let fresh = try ServeEquivalenceTests.freshBuild(site)
         let files = preview.servedFiles
         for (path, bytes) in fresh where files[path] != bytes {
@@ -311,6 +314,41 @@ import Testing
         #expect(swap.warnings.map(\.path) == [stations + "/03-union-square.md"], "its files' notices are shown: \(swap.warnings)")
         let served = String(decoding: preview.servedFiles["info/union-square.html"] ?? [], as: UTF8.self)
         #expect(served.contains("A sentence only the other folder has, with"))
+        let fresh = try ServeEquivalenceTests.freshBuild(site)
+        let files = preview.servedFiles
+        for (path, bytes) in fresh where files[path] != bytes {
+            Issue.record("\(path) differs from a fresh build")
+        }
+    }
+
+    /// The folders of files copied as they are (`assets/`, `static/`, the templates folder),
+    /// swapped whole and reported as the folder alone: each file's new bytes are served, though
+    /// no model shows them.
+    @Test func anAssetsOrStaticFolderSwappedForAnotherServesItsNewBytes() throws {
+        let site = try TestSite.defaultSite()
+        try site.write("content/assets/plan.txt", "the old plan\n")
+        try site.write("content/static/notes.txt", "the old notes\n")
+        let preview = session(site)
+        #expect(preview.rebuild().problems.isEmpty)
+        for (folder, file, served) in [("assets", "plan.txt", "assets/plan.txt"), ("static", "notes.txt", "notes.txt")] {
+            let path = site.content + "/" + folder
+            try site.write("content/\(folder)-other/\(file)", "the new \(file)\n")
+            #expect(rename(path, site.root + "/\(folder)-old") == 0)
+            #expect(rename(path + "-other", path) == 0)
+            let swap = preview.rebuild(changed: [path, path + "-other"])
+            #expect(swap.problems.isEmpty)
+            #expect(String(decoding: preview.servedFiles[served] ?? [], as: UTF8.self) == "the new \(file)\n", "\(folder)")
+        }
+        // The templates folder, whose theme files are copied too (one no template names).
+        try site.write("templates/theme-notes.txt", "the old theme notes\n")
+        #expect(preview.rebuild(changed: [site.templates + "/theme-notes.txt"]).problems.isEmpty)
+        let other = site.root + "/templates-other"
+        try FileManager.default.copyItem(atPath: site.templates, toPath: other)
+        try "the new theme notes\n".write(toFile: other + "/theme-notes.txt", atomically: true, encoding: .utf8)
+        #expect(rename(site.templates, site.root + "/templates-old") == 0)
+        #expect(rename(other, site.templates) == 0)
+        #expect(preview.rebuild(changed: [site.templates]).problems.isEmpty)
+        #expect(String(decoding: preview.servedFiles["theme-notes.txt"] ?? [], as: UTF8.self) == "the new theme notes\n")
         let fresh = try ServeEquivalenceTests.freshBuild(site)
         let files = preview.servedFiles
         for (path, bytes) in fresh where files[path] != bytes {
