@@ -19,6 +19,10 @@ public final class FileWatcher: @unchecked Sendable {
     // `descriptor` is set in init; `folders` is used only on the watcher's own thread once started.
     private let descriptor: Int32
     private var folders: [Int32: String] = [:]
+    /// Each root's parent folder (by its watch), with the roots in it by name: a root's own watch
+    /// follows its folder wherever it is renamed to, and ends when it is deleted, so a root
+    /// renamed, swapped for another or made again is seen from its parent.
+    private var parents: [Int32: [String: String]] = [:]
     private let stopping = Atomic<Bool>(false)
     private let quiet: Double
     private let settle: Double
@@ -27,6 +31,8 @@ public final class FileWatcher: @unchecked Sendable {
 
     private static let mask = UInt32(
         IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_DELETE_SELF | IN_ATTRIB)
+    /// A parent's events that can concern a root; added to any watch the folder already has.
+    private static let parentMask = UInt32(IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_MASK_ADD)
 
     /// `settle`: how long the folders stay quiet before a finished burst is reported; the events
     /// of one save come within a few milliseconds of each other (docs/benchmarks.md, "Optimisations").
@@ -45,10 +51,23 @@ public final class FileWatcher: @unchecked Sendable {
         self.quiet = quiet
         self.settle = settle
         self.patience = patience
-        for root in roots where FileSystem.kind(of: root, followingLinks: true) == .directory { watch(root) }
+        for root in roots {
+            let url = URL(fileURLWithPath: root)
+            let handle = inotify_add_watch(descriptor, url.deletingLastPathComponent().path, Self.parentMask)
+            if handle >= 0 { parents[handle, default: [:]][url.lastPathComponent] = root }
+            if FileSystem.kind(of: root, followingLinks: true) == .directory { watch(root) }
+        }
     }
 
     deinit { close(descriptor) }
+
+    /// Stops watching `root` and every folder in it: what it was renamed to is not the site's.
+    private func forget(_ root: String) {
+        for (handle, folder) in folders where folder == root || folder.hasPrefix(root.hasSuffix("/") ? root : root + "/") {
+            inotify_rm_watch(descriptor, handle)
+            folders[handle] = nil
+        }
+    }
 
     private func watch(_ folder: String) {
         let handle = inotify_add_watch(descriptor, folder, Self.mask)
@@ -111,10 +130,24 @@ public final class FileWatcher: @unchecked Sendable {
             let length = Int(integer(offset + 12))
             let nameBytes = buffer[(offset + 16)..<min(count, offset + 16 + length)].prefix { $0 != 0 }
             offset += 16 + length
-            guard let folder = folders[handle] else { continue }
             let name = String(decoding: nameBytes, as: UTF8.self)
-            let path = name.isEmpty ? folder : joinPath(folder, name)
             let isFolder = mask & UInt32(IN_ISDIR) != 0
+            if mask & UInt32(IN_IGNORED) != 0 { parents[handle] = nil }
+            // A root itself renamed away or deleted (its watches go with it), or a folder renamed or
+            // made in its place (watched from now on): reported as the root's own path.
+            if let root = parents[handle]?[name] {
+                if mask & UInt32(IN_MOVED_FROM | IN_DELETE) != 0 {
+                    forget(root)
+                    events.append((root, mask & UInt32(IN_MOVED_FROM) != 0 ? .renamedAway : .removed))
+                } else if isFolder && mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
+                    forget(root)
+                    watch(root)
+                    events.append((root, .arrived))
+                }
+                continue
+            }
+            guard let folder = folders[handle] else { continue }
+            let path = name.isEmpty ? folder : joinPath(folder, name)
             if isFolder && mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 { watch(path) }
             if mask & UInt32(IN_IGNORED) != 0 { folders[handle] = nil }
             let event: Burst.Event

@@ -77,4 +77,44 @@ struct FileWatcherTests {
         #expect(bursts.dropFirst().reduce(into: Set<String>()) { $0.formUnion($1) } == [folder + "/x.md.tmp", folder + "/x.md"])
         #expect(bursts.last?.contains(folder + "/x.md") == true)
     }
+
+    /// A watched folder swapped for another (renamed away, another renamed in its place), then
+    /// deleted and made again: each is reported as the folder's own path, and the folder now at
+    /// that path is the one watched, not the one renamed away.
+    @Test func aWatchedFolderSwappedOrMadeAgainIsReportedAndWatchedWhereItNowIs() throws {
+        let site = FileManager.default.temporaryDirectory.appendingPathComponent("ltrain-watch-\(UUID().uuidString)").path
+        let content = site + "/content"
+        try FileManager.default.createDirectory(atPath: content + "/stations", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: site + "/content-new/stations", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: site) }
+        let watcher = try FileWatcher(folders: [content])
+        let reported = Mutex<[Set<String>]>([])
+        watcher.start { paths in reported.withLock { $0.append(paths) } }
+        defer { watcher.stop() }
+        func nextBurst(after count: Int) -> Set<String>? {
+            for _ in 0..<300 where reported.withLock({ $0.count }) <= count { usleep(10_000) }
+            return reported.withLock { $0.count > count ? $0[count] : nil }
+        }
+
+        // Renamed away (reported once the watcher's patience for the rest of a save runs out):
+        // what is written in it now is not the site's.
+        #expect(rename(content, site + "/content-old") == 0)
+        #expect(nextBurst(after: 0) == [content])
+        try "a\n".write(toFile: site + "/content-old/stations/x.md", atomically: false, encoding: .utf8)
+        usleep(100_000)
+        #expect(rename(site + "/content-new", content) == 0)
+        #expect(nextBurst(after: 1) == [content], "the folder renamed in, and nothing of the one renamed away")
+        try "a\n".write(toFile: content + "/stations/y.md", atomically: false, encoding: .utf8)
+        #expect(nextBurst(after: 2) == [content + "/stations/y.md"])
+
+        // Deleted (its files may come in a burst of their own), then made again.
+        try FileManager.default.removeItem(atPath: content)
+        for _ in 0..<300 where !reported.withLock({ $0.dropFirst(3).contains { $0.contains(content) } }) { usleep(10_000) }
+        let afterDeletion = reported.withLock { $0.count }
+        #expect(afterDeletion > 3, "the deletion is reported")
+        try FileManager.default.createDirectory(atPath: content, withIntermediateDirectories: false)
+        #expect(nextBurst(after: afterDeletion) == [content])
+        try "b\n".write(toFile: content + "/index.md", atomically: false, encoding: .utf8)
+        #expect(nextBurst(after: afterDeletion + 1) == [content + "/index.md"])
+    }
 }
