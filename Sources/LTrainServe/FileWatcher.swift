@@ -140,7 +140,6 @@ public final class FileWatcher: @unchecked Sendable {
                     forget(root)
                     events.append((root, mask & UInt32(IN_MOVED_FROM) != 0 ? .renamedAway : .removed))
                 } else if isFolder && mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
-                    forget(root)
                     watch(root)
                     events.append((root, .arrived))
                 }
@@ -148,6 +147,9 @@ public final class FileWatcher: @unchecked Sendable {
             }
             guard let folder = folders[handle] else { continue }
             let path = name.isEmpty ? folder : joinPath(folder, name)
+            // A folder's watches follow it when it is renamed: its old path's are let go of, and the
+            // folder now at a path is watched there.
+            if isFolder && mask & UInt32(IN_MOVED_FROM) != 0 { forget(path) }
             if isFolder && mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 { watch(path) }
             if mask & UInt32(IN_IGNORED) != 0 { folders[handle] = nil }
             let event: Burst.Event

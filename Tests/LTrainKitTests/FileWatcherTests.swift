@@ -106,12 +106,22 @@ struct FileWatcherTests {
         #expect(nextBurst(after: 1) == [content], "the folder renamed in, and nothing of the one renamed away")
         try "a\n".write(toFile: content + "/stations/y.md", atomically: false, encoding: .utf8)
         #expect(nextBurst(after: 2) == [content + "/stations/y.md"])
+        // The same one folder down: renamed inside the watched folder, its files are reported at
+        // its new path; renamed out of it, they are not reported at all.
+        #expect(rename(content + "/stations", content + "/stations-old") == 0)
+        #expect(nextBurst(after: 3) == [content + "/stations", content + "/stations-old"])
+        #expect(rename(content + "/stations-old", site + "/stations-old") == 0)
+        #expect(nextBurst(after: 4) == [content + "/stations-old"])
+        try "b\n".write(toFile: site + "/stations-old/y.md", atomically: false, encoding: .utf8)
+        usleep(100_000)
+        try "b\n".write(toFile: content + "/index.md", atomically: false, encoding: .utf8)
+        #expect(nextBurst(after: 5) == [content + "/index.md"], "nothing of the folder renamed out")
 
         // Deleted (its files may come in a burst of their own), then made again.
         try FileManager.default.removeItem(atPath: content)
-        for _ in 0..<300 where !reported.withLock({ $0.dropFirst(3).contains { $0.contains(content) } }) { usleep(10_000) }
+        for _ in 0..<300 where !reported.withLock({ $0.dropFirst(6).contains { $0.contains(content) } }) { usleep(10_000) }
         let afterDeletion = reported.withLock { $0.count }
-        #expect(afterDeletion > 3, "the deletion is reported")
+        #expect(afterDeletion > 6, "the deletion is reported")
         try FileManager.default.createDirectory(atPath: content, withIntermediateDirectories: false)
         #expect(nextBurst(after: afterDeletion) == [content])
         try "b\n".write(toFile: content + "/index.md", atomically: false, encoding: .utf8)
