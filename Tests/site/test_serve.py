@@ -255,6 +255,41 @@ def test_an_edit_reloads_open_pages_with_the_new_content(served):
     events.close()
 
 
+def test_a_folder_swapped_for_another_is_served_as_it_now_is(served):
+    """The content folder, then its stations folder, each swapped for a copy with one station
+    changed (as a sync tool or a branch switched in another clone does): the page shows the copy's
+    text, and the next edit in the folder now in place reloads too."""
+    root, server = served
+    events = EventStream(server.port)
+    time.sleep(0.2)
+    content = root / "content"
+    shutil.copytree(content, root / "content-new")
+    station = root / "content-new" / "stations" / "03-union-square.md"
+    station.write_text(station.read_text() + "\nOnly the new content folder says this.\n")
+    (content).rename(root / "content-old")
+    (root / "content-new").rename(content)
+    events.wait_for("reload")
+    assert b"Only the new content folder says this." in server.get("/info/union-square.html")[2]
+
+    shutil.copytree(content / "stations", root / "stations-new")
+    (root / "stations-new" / "03-union-square.md").write_text((content / "stations" / "03-union-square.md").read_text().replace(
+        "Only the new content folder says this.", "Only the new stations folder says this."))
+    seen = len(events.events)
+    (content / "stations").rename(root / "stations-old")
+    (root / "stations-new").rename(content / "stations")
+    events.wait_for("reload", after=seen)
+    assert b"Only the new stations folder says this." in server.get("/info/union-square.html")[2]
+
+    seen = len(events.events)
+    (root / "stations-old" / "03-union-square.md").write_text("---\ntitle: Not the site's\n---\n")
+    edited = content / "stations" / "03-union-square.md"
+    edited.write_text(edited.read_text() + "\nAnd an edit after the swap.\n")
+    events.wait_for("reload", after=seen)
+    body = server.get("/info/union-square.html")[2]
+    assert b"And an edit after the swap." in body and b"Not the site" not in body
+    events.close()
+
+
 def test_an_atomic_save_with_swap_files_reloads_once(served):
     root, server = served
     events = EventStream(server.port)
