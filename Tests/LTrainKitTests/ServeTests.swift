@@ -24,6 +24,25 @@ import Testing
         return PreviewSession(options: options)
     }
 
+    /// Records each file that a fresh build of `site` writes and `preview` does not serve as it
+    /// is, and each file served that the build does not write.
+    func expectServesAFreshBuild(_ preview: PreviewSession, _ site: TestSite, after step: String) throws {
+        let fresh = try ServeEquivalenceTests.freshBuild(site)
+        let served = preview.servedFiles
+        for (path, bytes) in fresh where served[path] != bytes { Issue.record("after \(step): \(path) differs") }
+        #expect(Set(served.keys) == Set(fresh.keys), "after \(step)")
+    }
+
+    /// Swaps the folder at `path` for a copy of itself that `change` is given to edit, by two
+    /// renames (the folder renamed away ends beside the site's folders), as a sync tool does.
+    func swapFolder(_ path: String, in site: TestSite, change: (_ copy: String) throws -> Void) throws {
+        let copy = path + "-other"
+        try FileManager.default.copyItem(atPath: path, toPath: copy)
+        try change(copy)
+        #expect(rename(path, site.root + "/" + lastPathComponent(path) + "-old") == 0)
+        #expect(rename(copy, path) == 0)
+    }
+
     func status(_ answer: HTTPAnswer) -> Int {
         switch answer {
         case .file(let status, _, _, _), .plain(let status, _): return status
@@ -174,13 +193,6 @@ import Testing
         let memory = try #require(preview.markdownMemory)
         #expect(memory.rendersReused == 0)
         let count = try FileManager.default.contentsOfDirectory(atPath: site.content + "/stations").count
-        func servesAFreshBuild(_ step: String) throws {
-            let fresh = try ServeEquivalenceTests.freshBuild(site)
-            let served = preview.servedFiles
-            for (path, bytes) in fresh where served[path] != bytes {
-                Issue.record("after \(step): \(path) differs from a fresh build")
-            }
-        }
         func sixthInfo() -> String {
             String(decoding: preview.servedFiles["info/sixth-avenue.html"] ?? [], as: UTF8.self)
         }
@@ -194,7 +206,7 @@ import Testing
         #expect(edit.renderedPages == count, "every info page")
         #expect(memory.rendersReused == count, "and none of their texts")
         #expect(sixthInfo().contains("<!-- edited -->"))
-        try servesAFreshBuild("the info template's edit")
+        try expectServesAFreshBuild(preview, site, after: "the info template's edit")
 
         // Union Square moves: the link to it in Sixth Avenue's text, which did not change, leads
         // to its new page. Its own text is rendered, as its page moved with it.
@@ -206,7 +218,7 @@ import Testing
         #expect(sixthInfo().contains("href=\"../stations/union-sq.html\""))
         #expect(sixthInfo().contains("href=\"union-sq.html#when-it-opened\""))
         #expect(memory.rendersReused > reusedBefore, "the texts that do not link to it are kept")
-        try servesAFreshBuild("Union Square's new slug")
+        try expectServesAFreshBuild(preview, site, after: "Union Square's new slug")
 
         // The info template now holds the id the heading "When it opened" took on every info page.
         try site.write("templates/info.mustache", infoTemplate.replacingOccurrences(of: "</main>", with: "</main>\n<p id=\"when-it-opened\"></p>"))
@@ -219,7 +231,7 @@ import Testing
         #expect(memory.rendersReused - reusedBeforeID <= idEdit.renderedPages - count, "no render made with the old ids is used")
         let union2 = String(decoding: preview.servedFiles["info/union-sq.html"] ?? [], as: UTF8.self)
         #expect(union2.contains("<h2 id=\"when-it-opened-"), "the heading gives way to the template's id")
-        try servesAFreshBuild("an id in the info template")
+        try expectServesAFreshBuild(preview, site, after: "an id in the info template")
     }
 
     /// The routes are the last version's exactly when every station kept its place and nothing
@@ -234,10 +246,7 @@ import Testing
             let outcome = preview.rebuild(changed: changed)
             #expect(outcome.problems.isEmpty, "\(name): \(outcome.problems)")
             #expect(outcome.keptRoutes == keepsRoutes, "\(name)")
-            let fresh = try ServeEquivalenceTests.freshBuild(site)
-            let served = preview.servedFiles
-            for (path, bytes) in fresh where served[path] != bytes { Issue.record("after \(name): \(path) differs") }
-            #expect(Set(served.keys) == Set(fresh.keys), "after \(name)")
+            try expectServesAFreshBuild(preview, site, after: name)
         }
         try site.write("content/stations/03-union-square.md", text + "\nA new sentence.\n")
         try step("a body edit", changed: [union], keepsRoutes: true)
@@ -272,25 +281,17 @@ import Testing
         try site.write("content/assets/plan.txt", "the old plan\n")
         let preview = session(site)
         #expect(preview.rebuild().problems.isEmpty)
-        let other = site.root + "/content-other"
-        try FileManager.default.copyItem(atPath: site.content, toPath: other)
-        let union = other + "/stations/03-union-square.md"
-        let text = try String(contentsOfFile: union, encoding: .utf8)
-        try (text + "\nA sentence only the other folder has.\n").write(toFile: union, atomically: true, encoding: .utf8)
-        try "the new plan\n".write(toFile: other + "/assets/plan.txt", atomically: true, encoding: .utf8)
-        #expect(rename(site.content, site.root + "/content-old") == 0)
-        #expect(rename(other, site.content) == 0)
-
-        let swap = preview.rebuild(changed: [site.content])
-        #expect(swap.problems.isEmpty)
+        try swapFolder(site.content, in: site) { copy in
+            let union = copy + "/stations/03-union-square.md"
+            let text = try String(contentsOfFile: union, encoding: .utf8)
+            try (text + "\nA sentence only the other folder has.\n").write(toFile: union, atomically: true, encoding: .utf8)
+            try "the new plan\n".write(toFile: copy + "/assets/plan.txt", atomically: true, encoding: .utf8)
+        }
+        #expect(preview.rebuild(changed: [site.content]).problems.isEmpty)
         let served = String(decoding: preview.servedFiles["info/union-square.html"] ?? [], as: UTF8.self)
         #expect(served.contains("A sentence only the other folder has."))
         #expect(String(decoding: preview.servedFiles["assets/plan.txt"] ?? [], as: UTF8.self) == "the new plan\n")
-        let fresh = try ServeEquivalenceTests.freshBuild(site)
-        let files = preview.servedFiles
-        for (path, bytes) in fresh where files[path] != bytes {
-            Issue.record("\(path) differs from a fresh build")
-        }
+        try expectServesAFreshBuild(preview, site, after: "the swap")
     }
 
     /// The same one folder down: a stations folder swapped for another is reported as the folder
@@ -300,25 +301,18 @@ import Testing
         let preview = session(site)
         #expect(preview.rebuild().problems.isEmpty)
         let stations = site.content + "/stations"
-        let other = site.content + "/stations-other"
-        try FileManager.default.copyItem(atPath: stations, toPath: other)
-        let union = other + "/03-union-square.md"
-        let text = try String(contentsOfFile: union, encoding: .utf8)
-        try (text + "\nA sentence only the other folder has, with ~~struck~~ words.\n").write(
-            toFile: union, atomically: true, encoding: .utf8)
-        #expect(rename(stations, site.root + "/stations-old") == 0)
-        #expect(rename(other, stations) == 0)
-
-        let swap = preview.rebuild(changed: [stations, other])
+        try swapFolder(stations, in: site) { copy in
+            let union = copy + "/03-union-square.md"
+            let text = try String(contentsOfFile: union, encoding: .utf8)
+            try (text + "\nA sentence only the other folder has, with ~~struck~~ words.\n").write(
+                toFile: union, atomically: true, encoding: .utf8)
+        }
+        let swap = preview.rebuild(changed: [stations, stations + "-other"])
         #expect(swap.problems.isEmpty)
         #expect(swap.warnings.map(\.path) == [stations + "/03-union-square.md"], "its files' notices are shown: \(swap.warnings)")
         let served = String(decoding: preview.servedFiles["info/union-square.html"] ?? [], as: UTF8.self)
         #expect(served.contains("A sentence only the other folder has, with"))
-        let fresh = try ServeEquivalenceTests.freshBuild(site)
-        let files = preview.servedFiles
-        for (path, bytes) in fresh where files[path] != bytes {
-            Issue.record("\(path) differs from a fresh build")
-        }
+        try expectServesAFreshBuild(preview, site, after: "the swap")
     }
 
     /// The folders of files copied as they are (`assets/`, `static/`, the templates folder),
@@ -328,32 +322,23 @@ import Testing
         let site = try TestSite.defaultSite()
         try site.write("content/assets/plan.txt", "the old plan\n")
         try site.write("content/static/notes.txt", "the old notes\n")
+        try site.write("templates/theme-notes.txt", "the old theme notes\n")
         let preview = session(site)
         #expect(preview.rebuild().problems.isEmpty)
-        for (folder, file, served) in [("assets", "plan.txt", "assets/plan.txt"), ("static", "notes.txt", "notes.txt")] {
-            let path = site.content + "/" + folder
-            try site.write("content/\(folder)-other/\(file)", "the new \(file)\n")
-            #expect(rename(path, site.root + "/\(folder)-old") == 0)
-            #expect(rename(path + "-other", path) == 0)
-            let swap = preview.rebuild(changed: [path, path + "-other"])
-            #expect(swap.problems.isEmpty)
+        // The templates folder's theme files are copied too (this one no template names).
+        let folders = [
+            (site.content + "/assets", "plan.txt", "assets/plan.txt"), (site.content + "/static", "notes.txt", "notes.txt"),
+            (site.templates, "theme-notes.txt", "theme-notes.txt"),
+        ]
+        for (folder, file, served) in folders {
+            try swapFolder(folder, in: site) { copy in
+                try "the new \(file)\n".write(toFile: copy + "/" + file, atomically: true, encoding: .utf8)
+            }
+            // Only the folder itself: its copy's old path, outside both folders, would say it alone.
+            #expect(preview.rebuild(changed: [folder]).problems.isEmpty)
             #expect(String(decoding: preview.servedFiles[served] ?? [], as: UTF8.self) == "the new \(file)\n", "\(folder)")
         }
-        // The templates folder, whose theme files are copied too (one no template names).
-        try site.write("templates/theme-notes.txt", "the old theme notes\n")
-        #expect(preview.rebuild(changed: [site.templates + "/theme-notes.txt"]).problems.isEmpty)
-        let other = site.root + "/templates-other"
-        try FileManager.default.copyItem(atPath: site.templates, toPath: other)
-        try "the new theme notes\n".write(toFile: other + "/theme-notes.txt", atomically: true, encoding: .utf8)
-        #expect(rename(site.templates, site.root + "/templates-old") == 0)
-        #expect(rename(other, site.templates) == 0)
-        #expect(preview.rebuild(changed: [site.templates]).problems.isEmpty)
-        #expect(String(decoding: preview.servedFiles["theme-notes.txt"] ?? [], as: UTF8.self) == "the new theme notes\n")
-        let fresh = try ServeEquivalenceTests.freshBuild(site)
-        let files = preview.servedFiles
-        for (path, bytes) in fresh where files[path] != bytes {
-            Issue.record("\(path) differs from a fresh build")
-        }
+        try expectServesAFreshBuild(preview, site, after: "the swaps")
     }
 
     /// The Markdown memory holds the texts of the version served, no more: a deleted station's
