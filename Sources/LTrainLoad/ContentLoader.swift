@@ -146,12 +146,14 @@ public struct SourceChanges: Sendable, Equatable {
                 if !isSource && !name.hasPrefix(".") && !ContentLoader.isEditorLeftover(String(name)) { copiedFiles = true }
                 continue
             }
-            guard path.hasPrefix(contentPrefix) else {
+            let relative = String(path.dropFirst(contentPrefix.count))
+            // Outside it, or the folder itself (named `content/` on the command line, the watcher
+            // reports it so).
+            guard path.hasPrefix(contentPrefix), !relative.isEmpty else {
                 contentFolderChanged = true
                 copiedFiles = true
                 continue
             }
-            let relative = String(path.dropFirst(contentPrefix.count))
             let kind = ContentChange(relative)
             switch kind {
             // An editor's save through `x.md.tmp` renamed over `x.md`: the temporary file is

@@ -423,6 +423,17 @@ import Testing
         }
     }
 
+    /// The content folder itself, however the folder was named on the command line (the watcher
+    /// reports it as named): everything is read again, copied files too.
+    @Test func theContentFolderItselfChangedIsEverythingReadAgain() {
+        for (folder, reported) in [("content", "content"), ("content/", "content/"), ("./content", "./content"), ("/site/content/", "/site/content/")] {
+            let changes = SourceChanges([reported], contentDirectory: folder, templatesDirectory: "templates")
+            #expect(changes.contentFolderChanged && changes.copiedFiles && changes.content.isEmpty, "\(folder)")
+        }
+        let folder = SourceChanges(["content/assets"], contentDirectory: "content/", templatesDirectory: "templates")
+        #expect(folder.copiedFiles && !folder.contentFolderChanged && folder.contentPaths == ["assets"])
+    }
+
     @Test func aStaticFileIsServedOnceSavedAndGoneOnceRemoved() throws {
         let site = try TestSite.defaultSite()
         let preview = session(site)
