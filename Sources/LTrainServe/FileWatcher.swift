@@ -23,6 +23,8 @@ public final class FileWatcher: @unchecked Sendable {
     /// follows its folder wherever it is renamed to, and ends when it is deleted, so a root
     /// renamed, swapped for another or made again is seen from its parent.
     private var parents: [Int32: [String: String]] = [:]
+    /// The folders watched, as they were named.
+    private let roots: [String]
     private let stopping = Atomic<Bool>(false)
     private let quiet: Double
     private let settle: Double
@@ -48,6 +50,7 @@ public final class FileWatcher: @unchecked Sendable {
         guard descriptor >= 0 else {
             throw Diagnostic.error("cannot watch files: inotify: \(String(cString: strerror(errno)))")
         }
+        self.roots = roots
         self.quiet = quiet
         self.settle = settle
         self.patience = patience
@@ -132,6 +135,12 @@ public final class FileWatcher: @unchecked Sendable {
             offset += 16 + length
             let name = String(decoding: nameBytes, as: UTF8.self)
             let isFolder = mask & UInt32(IN_ISDIR) != 0
+            if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                // The kernel's queue of events overflowed (a branch switched over thousands of
+                // files): what changed is unknown, so every root is reported, and read again whole.
+                for root in roots { events.append((root, .written)) }
+                continue
+            }
             if mask & UInt32(IN_IGNORED) != 0 { parents[handle] = nil }
             // A root itself renamed away or deleted (its watches go with it), or a folder renamed or
             // made in its place (watched from now on): reported as the root's own path.

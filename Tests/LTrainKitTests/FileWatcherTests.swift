@@ -78,6 +78,30 @@ struct FileWatcherTests {
         #expect(bursts.last?.contains(folder + "/x.md") == true)
     }
 
+    /// More changes at once than the kernel queues for the watcher (a branch switched over a
+    /// large site): the changes lost are unknown, so the watched folder itself is reported, which
+    /// the preview reads again whole.
+    @Test func changesLostToAFullQueueReportTheWatchedFolder() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ltrain-watch-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let limit = try #require(
+            Int(try String(contentsOfFile: "/proc/sys/fs/inotify/max_queued_events", encoding: .utf8)
+                .trimmingCharacters(in: .whitespacesAndNewlines)))
+        let watcher = try FileWatcher(folders: [folder])
+        // Not read yet: each new file queues two events (created, closed after writing).
+        for number in 0..<(limit / 2 + 64) {
+            let descriptor = creat(folder + "/\(number).md", 0o644)
+            #expect(descriptor >= 0)
+            close(descriptor)
+        }
+        let reported = Mutex<[Set<String>]>([])
+        watcher.start { paths in reported.withLock { $0.append(paths) } }
+        defer { watcher.stop() }
+        for _ in 0..<500 where !reported.withLock({ $0.contains { $0.contains(folder) } }) { usleep(10_000) }
+        #expect(reported.withLock { $0.contains { $0.contains(folder) } }, "the folder itself is reported")
+    }
+
     /// A watched folder swapped for another (renamed away, another renamed in its place), then
     /// deleted and made again: each is reported as the folder's own path, and the folder now at
     /// that path is the one watched, not the one renamed away.
