@@ -16,7 +16,8 @@ import LTrainMustache
 public final class FileWatcher: @unchecked Sendable {
     public typealias Changes = @Sendable (_ paths: Set<String>) -> Void
 
-    // `descriptor` is set in init; `folders` is used only on the watcher's own thread once started.
+    // `descriptor` and `roots` are set in init; `folders` and `parents` are used only on the
+    // watcher's own thread once started.
     private let descriptor: Int32
     private var folders: [Int32: String] = [:]
     /// Each root's parent folder (by its watch), with the roots in it by name: a root's own watch
