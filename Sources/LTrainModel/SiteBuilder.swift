@@ -60,10 +60,13 @@ public enum SiteBuilder {
         /// Whether the file at `contentPath`, or a folder it is in, changed.
         func hasChanged(_ contentPath: String) -> Bool {
             if changedFiles.contains(contentPath) { return true }
-            var folder = Substring(contentPath)
-            while let slash = folder.lastIndex(of: "/") {
-                folder = folder[..<slash]
-                if changedFiles.contains(String(folder)) { return true }
+            // Over the UTF-8 bytes: a search by Character, through grapheme breaks, made a new
+            // station's model 2-3 times slower at 10,000 stations.
+            let path = contentPath.utf8
+            var end = path.endIndex
+            while let slash = path[..<end].lastIndex(of: UInt8(ascii: "/")) {
+                if changedFiles.contains(String(contentPath[..<slash])) { return true }
+                end = slash
             }
             return false
         }
