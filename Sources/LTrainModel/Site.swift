@@ -83,6 +83,26 @@ public struct Line: Sendable, Equatable {
         index >= 0 && index + 1 < stations.count ? stations[index + 1] : nil
     }
 
+    /// The positions at which this line's station is not `other`'s (for lines of one length: the
+    /// same places, see `keepsPlaces`). A station kept from the last version is the same value
+    /// down to its strings' storage, so equal bytes say so with no copy of either; only the
+    /// stations whose bytes differ are compared field by field.
+    public func positionsChanged(from other: Line) -> [Int] {
+        stations.withUnsafeBufferPointer { mine in
+            other.stations.withUnsafeBufferPointer { theirs in
+                guard let mineStart = mine.baseAddress, let theirsStart = theirs.baseAddress else { return [] }
+                var changed: [Int] = []
+                for index in 0..<min(mine.count, theirs.count)
+                where memcmp(mineStart + index, theirsStart + index, MemoryLayout<Station>.size) != 0
+                    && mine[index] != theirs[index]
+                {
+                    changed.append(index)
+                }
+                return changed
+            }
+        }
+    }
+
     /// Whether this line has `other`'s stations in the same places: the same files, numbers and
     /// slugs, in the same order. Everything laid out from the places (each page's path, where a
     /// link to a station's file leads) is then laid out alike; what the stations say may differ.

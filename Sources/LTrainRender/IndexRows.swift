@@ -14,11 +14,10 @@ import LTrainMarkdown
 /// edit makes one station's values again and keeps the others with their hashes, since making
 /// and hashing every row was most of a title edit in serve.
 final class IndexRows: Sendable {
-    /// One station's values, and the station they were made from. A row reads its station (all
-    /// of it but the info text: `Station.showsTheSame(as:)`), its position and the number of
-    /// stations; rows are made again when the number changes, and each where its station does.
+    /// One station's values. A row reads its station (all of it but the info text:
+    /// `Station.showsTheSame(as:)`), its position and the number of stations; rows are made again
+    /// when the number changes, and each where its station does.
     struct Row: Sendable {
-        var station: Station
         var listItem: MustacheValue
         var stop: MustacheValue
         var listItemHash: ContentHash
@@ -27,16 +26,11 @@ final class IndexRows: Sendable {
         var titleLength: Int
 
         init(station: Station, listItem: MustacheValue, stop: MustacheValue) {
-            self.station = station
             self.listItem = listItem
             self.stop = stop
             listItemHash = PageInputs.hash(of: listItem)
             stopHash = PageInputs.hash(of: stop)
             titleLength = station.title.count
-        }
-
-        func isMade(from station: Station) -> Bool {
-            self.station.showsTheSame(as: station)
         }
     }
 
@@ -51,29 +45,49 @@ final class IndexRows: Sendable {
         var longestTitle = 0
     }
 
-    private let kept = Mutex<[Row]>([])
+    /// The rows last made, and the stations they were made from (the line's array as given).
+    private struct Kept {
+        var rows: [Row] = []
+        var stations: [Station] = []
+    }
 
-    /// The rows of `stations`: each kept one that was made from the station as it is now, the
-    /// others made with `make` (given the station's position).
+    private let kept = Mutex(Kept())
+
+    /// The rows of `stations`: each kept one that was made from a station that shows the same as
+    /// it does now, the others made with `make` (given the station's position).
     func rows(of stations: [Station], make: (Int) -> Row) -> Rows {
-        kept.withLock { rows in
-            if rows.count != stations.count { rows = [] }
-            if rows.isEmpty {
-                rows.reserveCapacity(stations.count)
-                for position in stations.indices { rows.append(make(position)) }
+        kept.withLock { kept in
+            if kept.rows.count != stations.count {
+                kept.rows = []
+                kept.rows.reserveCapacity(stations.count)
+                for position in stations.indices { kept.rows.append(make(position)) }
             } else {
-                for position in stations.indices where !rows[position].isMade(from: stations[position]) {
-                    rows[position] = make(position)
+                // Only the stations that are not the very values the rows were made from are
+                // compared (`positionsChanged`): asking every one copied it, and its row, whole.
+                for position in Line(stations: stations).positionsChanged(from: Line(stations: kept.stations))
+                where !kept.stations[position].showsTheSame(as: stations[position]) {
+                    kept.rows[position] = make(position)
                 }
             }
+            kept.stations = stations
+            // One pass, each field read in place through the buffer: a map over the rows, once a
+            // field, copied each row whole every time.
             var result = Rows()
-            result.listItems = rows.map(\.listItem)
-            result.stops = rows.map(\.stop)
-            result.listItemHashes = rows.map(\.listItemHash)
-            result.stopHashes = rows.map(\.stopHash)
+            result.listItems.reserveCapacity(stations.count)
+            result.stops.reserveCapacity(stations.count)
+            result.listItemHashes.reserveCapacity(stations.count)
+            result.stopHashes.reserveCapacity(stations.count)
+            kept.rows.withUnsafeBufferPointer { rows in
+                for row in rows.indices {
+                    result.listItems.append(rows[row].listItem)
+                    result.stops.append(rows[row].stop)
+                    result.listItemHashes.append(rows[row].listItemHash)
+                    result.stopHashes.append(rows[row].stopHash)
+                    result.longestTitle = max(result.longestTitle, rows[row].titleLength)
+                }
+            }
             result.listItemsHash = PageInputs.listHash(result.listItemHashes)
             result.stopsHash = PageInputs.listHash(result.stopHashes)
-            result.longestTitle = rows.lazy.map(\.titleLength).max() ?? 0
             return result
         }
     }

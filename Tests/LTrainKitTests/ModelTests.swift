@@ -123,6 +123,26 @@ func loadedContent(stations: [ContentFile], checklists: [ContentFile] = []) thro
         #expect(!remade.line.keepsPlaces(of: last.line) && inPlace.line.keepsPlaces(of: last.line))
     }
 
+    /// The positions whose station changed: none between a line and itself or an equal line made
+    /// apart (its strings in storage of their own, so the bytes differ and the fields are
+    /// compared), and exactly the edited one, whatever field changed.
+    @Test func aLineSaysWhichPositionsChanged() throws {
+        let content = try loadedContent(stations: [
+            try station("01-one.md", title: "One"), try station("02-two.md", title: "Two"), try station("03-three.md", title: "Three"),
+        ])
+        var log = DiagnosticLog()
+        let line = try #require(SiteBuilder.build(content, log: &log)).line
+        let remade = try #require(SiteBuilder.build(content, log: &log)).line
+        #expect(line.positionsChanged(from: line).isEmpty)
+        #expect(remade.positionsChanged(from: line).isEmpty)
+        var edited = line
+        edited.stations[1].info.body.text += "More."
+        #expect(edited.positionsChanged(from: line) == [1])
+        edited = line
+        edited.stations[2].summary = "Now with a summary"
+        #expect(edited.positionsChanged(from: line) == [2])
+    }
+
     /// What other pages read of a station is all of it but its info text: the preview's plan and
     /// the index's kept rows ask `showsTheSame(as:)`, which sees every other field.
     @Test func aStationShowsTheSameUnlessAFieldOtherThanItsInfoChanged() throws {

@@ -75,7 +75,7 @@ public struct SitePlan: Sendable, Equatable {
         if last.routes.layoutKey == next.routes.layoutKey {
             // The same stations in the same places: each edited one reaches its own pages, and
             // its title the pages that show it.
-            for index in newStations.indices where oldStations[index] != newStations[index] {
+            for index in new.line.positionsChanged(from: old.line) {
                 let slug = newStations[index].slug
                 if oldStations[index].info.body != newStations[index].info.body { pages.insert(.info(slug: slug)) }
                 guard !oldStations[index].showsTheSame(as: newStations[index]) else { continue }
