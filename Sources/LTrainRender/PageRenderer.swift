@@ -242,7 +242,7 @@ public struct PageRenderer: Sendable {
         guard let context = searchContext else { return [] }
         let stations = site.line.stations
         // Each text's hash was made as it was loaded: the rest is three short texts a station.
-        let hashes = concurrentMap(stations.count) { SearchIndex.hash(of: stations[$0]) }
+        let hashes = concurrentMap(stations.count) { SearchIndex.hash(ofStationAt: $0, in: stations) }
         let shards = Routes.searchShards(stationCount: stations.count)
         var files: [(path: String, key: ContentHash)] = []
         var root = ContentHasher()
