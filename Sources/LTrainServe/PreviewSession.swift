@@ -68,18 +68,18 @@ public final class PreviewSession: Sendable {
         let changes = changed.map {
             SourceChanges($0, contentDirectory: options.contentDirectory, templatesDirectory: options.templatesDirectory)
         }
-        let settings = SiteBuilder.Settings(includeDrafts: options.includeDrafts)
         version.load(
             changes,
             from: SiteVersion.Sources(
                 content: options.contentDirectory, templates: options.templatesDirectory,
-                templatesRequired: options.templatesRequired, settings: settings), log: &log)
+                templatesRequired: options.templatesRequired), log: &log)
         clock.lap("serve: load changes")
 
         var rendered = 0
         var preparedSite: PreparedSite?
         var plan = SitePlan.everyPage
         var keptRoutes = false
+        let settings = SiteBuilder.Settings(includeDrafts: options.includeDrafts)
         do {
             let prepared: PreparedSite
             (prepared, plan, keptRoutes) = try version.next(

@@ -33,13 +33,11 @@ package struct SiteVersion: Sendable {
         package var content: String
         package var templates: String
         package var templatesRequired: Bool
-        package var settings: SiteBuilder.Settings
 
-        package init(content: String, templates: String, templatesRequired: Bool, settings: SiteBuilder.Settings) {
+        package init(content: String, templates: String, templatesRequired: Bool) {
             self.content = content
             self.templates = templates
             self.templatesRequired = templatesRequired
-            self.settings = settings
         }
     }
 
