@@ -45,6 +45,16 @@ import Testing
         return files
     }
 
+    /// Records each file of `fresh` (a fresh build's) that `preview` does not serve as it is, and
+    /// a difference in the files each has; `context` says when.
+    static func expectServes(_ fresh: [String: [UInt8]], by preview: PreviewSession, _ context: String) {
+        let served = preview.servedFiles
+        #expect(Set(served.keys) == Set(fresh.keys), "\(context): files differ")
+        for (path, bytes) in fresh where served[path] != bytes {
+            Issue.record("\(context): \(path) differs from a fresh build")
+        }
+    }
+
     @Test(arguments: [1, 2, 3, 4, 5, 6])
     func servedSiteEqualsAFreshBuildAfterEveryEdit(seed: Int) throws {
         let site = try TestSite.defaultSite()
@@ -186,11 +196,7 @@ import Testing
                 continue
             }
             #expect(outcome.problems.isEmpty, "step \(step) (\(log.last ?? "")): \(outcome.problems)")
-            let served = preview.servedFiles
-            #expect(Set(served.keys) == Set(fresh.keys), "step \(step) (\(log.suffix(3))): files differ")
-            for (path, bytes) in fresh where served[path] != bytes {
-                Issue.record("seed \(seed), step \(step) after \(log.suffix(3)): \(path) differs from a fresh build")
-            }
+            Self.expectServes(fresh, by: preview, "seed \(seed), step \(step) after \(log.suffix(3))")
         }
         // Every kind of plan was made, so each was held to a fresh build.
         #expect(plans == ["every page", "some pages", "pages added or removed"], "seed \(seed): \(plans)")

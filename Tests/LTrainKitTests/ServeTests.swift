@@ -27,10 +27,7 @@ import Testing
     /// Records each file that a fresh build of `site` writes and `preview` does not serve as it
     /// is, and each file served that the build does not write.
     func expectServesAFreshBuild(_ preview: PreviewSession, _ site: TestSite, after step: String) throws {
-        let fresh = try ServeEquivalenceTests.freshBuild(site)
-        let served = preview.servedFiles
-        for (path, bytes) in fresh where served[path] != bytes { Issue.record("after \(step): \(path) differs") }
-        #expect(Set(served.keys) == Set(fresh.keys), "after \(step)")
+        ServeEquivalenceTests.expectServes(try ServeEquivalenceTests.freshBuild(site), by: preview, "after \(step)")
     }
 
     /// Swaps the folder at `path` for a copy of itself that `change` is given to edit, by two
