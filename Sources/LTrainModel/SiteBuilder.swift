@@ -60,8 +60,8 @@ public enum SiteBuilder {
         /// Whether the file at `contentPath`, or a folder it is in, changed.
         func hasChanged(_ contentPath: String) -> Bool {
             if changedFiles.contains(contentPath) { return true }
-            // Over the UTF-8 bytes: a search by Character, through grapheme breaks, made a new
-            // station's model 2-3 times slower at 10,000 stations.
+            // Over the UTF-8 bytes: a search by Character walks grapheme breaks, slow for a test
+            // run on every station's path (figure in docs/benchmarks.md, "Optimisations").
             let path = contentPath.utf8
             var end = path.endIndex
             while let slash = path[..<end].lastIndex(of: UInt8(ascii: "/")) {
