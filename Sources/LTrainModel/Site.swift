@@ -48,7 +48,7 @@ public struct Station: Sendable, Equatable {
 extension Station {
     /// Whether `other` shows the same on every page but its own info page: every field but the
     /// info text is equal. The one rule of what other pages read of a station, asked by the
-    /// preview's plan (which pages an edit reaches) and by the index's kept rows (`IndexRows`).
+    /// preview's plan (which pages an edit reaches) and by the index's kept rows (`PartMemory`).
     /// It compares copies rather than naming fields, so a field added to `Station` is seen by both.
     public func showsTheSame(as other: Station) -> Bool {
         // A station kept from the last version is the same value, field for field, down to its

@@ -97,9 +97,6 @@ public struct PageRenderer: Sendable {
     private let folderKeys: [String: ContentHash]
     /// The Markdown options, which rendering any Markdown depends on.
     private let markdownOptionsKey: ContentHash
-    /// What `ltrain serve` keeps of the index page from one render to the next (nil in a build,
-    /// which renders each page once).
-    package private(set) var memory: RenderMemory?
     /// Whether rendering a page's Markdown also finds its notices (`RenderedPage.notices`): a
     /// build reports them from there; the preview looks at the changed files in the model.
     package var findsNotices = true
@@ -109,19 +106,11 @@ public struct PageRenderer: Sendable {
     /// What an info text's sections for the search index depend on besides the text (the info
     /// template's `markdownKeys`); nil when the site has no search.
     private let searchContext: ContentHash?
-    /// The Markdown texts' renders and sections kept from one version to the next (see
-    /// `MarkdownMemory`, `sharingMarkdown(with:keepsRenders:)`); nil in a build, which renders
-    /// each page once and hands its sections to its shard (`RenderedPage.searchSections`).
-    package private(set) var markdownMemory: MarkdownMemory?
-
-    /// The index page's values of each station (`IndexRows`) and the bytes of its lists' items
-    /// (`IndexItemBytes`), shared by the versions of a site whose pages stay at the same paths
-    /// (stations edited in place, `replacingStations`, or see `remembering(after:)`): the same
-    /// slugs in the same order, so each station's values keep their links and positions.
-    package final class RenderMemory: Sendable {
-        let indexRows = IndexRows()
-        package let indexItems = IndexItemBytes()
-    }
+    /// The parts of pages kept from one version to the next (see `PartMemory`,
+    /// `keepingParts(after:keepsRenders:)`): the Markdown texts' renders and sections, and the
+    /// index page's rows. Nil in a build, which renders each page once and hands its sections to
+    /// its shard (`RenderedPage.searchSections`).
+    package private(set) var parts: PartMemory?
 
     public init(
         site: Site, routes: Routes, library: MustacheLibrary, templatePaths: [String: String],
@@ -191,38 +180,26 @@ public struct PageRenderer: Sendable {
     }
 
     /// The same renderer over a site whose stations were edited in place (the same slugs, files
-    /// and order; see `Line.keepsPlaces`), keeping everything computed from those. It keeps no
-    /// memory of the last render (`remembering(after:)` is the one way to carry it).
+    /// and order; see `Line.keepsPlaces`), keeping everything computed from those, and the
+    /// parts of pages it keeps (each says what it was made from).
     package func replacingStations(with site: Site) -> PageRenderer {
         var copy = self
         copy.site = site
-        copy.memory = nil
         return copy
     }
 
-    /// The same renderer, keeping what it renders of the index page for the next version's
-    /// (see `RenderMemory`): for `ltrain serve`, where a title edit renders the index again.
-    /// `last`: the renderer of the last version, whose memory this one shares when given; only
-    /// for a version whose pages are the same at the same paths (`Routes.layoutKey`), as each
-    /// station's row then keeps its link and position.
-    package func remembering(after last: PageRenderer? = nil) -> PageRenderer {
-        var copy = self
-        copy.memory = last?.memory ?? RenderMemory()
-        return copy
-    }
-
-    /// The same renderer, keeping its Markdown texts' renders and sections from one version to
-    /// the next (`MarkdownMemory`): `last`'s memory, whose entries each say what they were made
-    /// from, so it outlives any change, or a new one. For `ltrain serve` (`keepsRenders: true`),
-    /// and the single file, which makes its search index after its pages and keeps their
-    /// sections alone (`keepsRenders: false`; without search it keeps nothing).
-    package func sharingMarkdown(with last: PageRenderer?, keepsRenders: Bool) -> PageRenderer {
+    /// The same renderer, keeping parts of its pages for the versions that follow (`PartMemory`):
+    /// `last`'s memory, whose parts each say what they were made from, so it outlives any change,
+    /// or a new one. For `ltrain serve` (`keepsRenders: true`), and the single file, which makes
+    /// its search index after its pages and keeps their sections alone (`keepsRenders: false`;
+    /// without search it keeps nothing).
+    package func keepingParts(after last: PageRenderer?, keepsRenders: Bool) -> PageRenderer {
         guard keepsRenders || searchContext != nil else { return self }
         var copy = self
-        if let kept = last?.markdownMemory, kept.keepsRenders == keepsRenders {
-            copy.markdownMemory = kept
+        if let kept = last?.parts, kept.keepsRenders == keepsRenders {
+            copy.parts = kept
         } else {
-            copy.markdownMemory = MarkdownMemory(keepsRenders: keepsRenders)
+            copy.parts = PartMemory(keepsRenders: keepsRenders)
         }
         return copy
     }
@@ -279,7 +256,7 @@ public struct PageRenderer: Sendable {
     /// The bytes of shard `number` (from 0) of the search index, the `number + 1`th of
     /// `searchFiles()`; nil without search or past the last. Each info text's sections come from
     /// `sections` (by position in the shard: the build's render of its page), the Markdown memory
-    /// (`markdownMemory`), or are parsed now.
+    /// (`parts`), or are parsed now.
     package func searchShard(
         _ number: Int, links: SearchIndex.Links = SearchIndex.Links(), sections: [[MarkdownSection]?] = []
     ) -> [UInt8]? {
@@ -328,11 +305,11 @@ public struct PageRenderer: Sendable {
 
     /// The sections of each info text of `range` (by position on the line) for the index: from
     /// `given` (by position in the range: the build's render of its page), the Markdown memory
-    /// (`markdownMemory`), or parsed now.
+    /// (`parts`), or parsed now.
     private func infoSections(
         in range: Range<Int>, given: [[MarkdownSection]?] = []
     ) -> (Int) -> [MarkdownSection] {
-        let memory = markdownMemory
+        let memory = parts
         let stations = site.line.stations
         let reserved = templateIDs[Page.Kind.info.template] ?? []
         let options = site.markdownOptions
@@ -346,13 +323,13 @@ public struct PageRenderer: Sendable {
         }
     }
 
-    /// Lets go of what the Markdown memory holds of texts this version no longer has. It holds
-    /// the texts `markdownHTML` renders, the `.body` of `inputs(for:at:)`: the index's and each
-    /// info page's (a checklist's text is split, and not kept). Each has an entry once rendered,
-    /// so with no more entries than those texts, none is stale.
+    /// Lets go of what the part memory holds of texts this version no longer has. It holds the
+    /// texts `markdownHTML` renders, the `.body` of `inputs(for:at:)`: the index's and each info
+    /// page's (a checklist's text is split, and not kept). Each has an entry once rendered, so
+    /// with no more entries than those texts, none is stale.
     package func forgetRemovedTexts() {
         let site = self.site
-        markdownMemory?.keepOnly(count: 1 + site.line.stations.count) {
+        parts?.keepOnlyTexts(count: 1 + site.line.stations.count) {
             [site.index.body.contentPath] + site.line.stations.map(\.info.body.contentPath)
         }
     }
@@ -543,10 +520,9 @@ public struct PageRenderer: Sendable {
         let templateName = inputs.template
         let templatePath = templatePaths[templateName] ?? "\(templateName).mustache"
         do {
-            var itemMemory: IndexItemBytes?
-            if inputs.page == .index, let memory {
-                memory.indexItems.prepare(templateKey: templateKeys[templateName], lists: inputs.knownLists)
-                itemMemory = memory.indexItems
+            var itemMemory: IndexRenderMemory?
+            if inputs.page == .index, let parts, parts.keepsRenders {
+                itemMemory = IndexRenderMemory(parts: parts, templateKey: templateKeys[templateName], lists: inputs.knownLists)
             }
             let bytes = try library.renderBytes(templateName, .object(context), itemMemory: itemMemory)
             return RenderedPage(
@@ -597,7 +573,7 @@ public struct PageRenderer: Sendable {
                 collectsSections: collectsSections, rewriteLink: rewriteLink)
         }
         let rendered: RenderedMarkdown
-        if let memory = markdownMemory {
+        if let memory = parts {
             let key = markdownKeys[template] ?? ContentHash(value: 0)
             if let kept = memory.render(
                 of: source, key: key, options: options, findsNotices: findsNotices, collectsSections: collectsSections,
@@ -721,8 +697,8 @@ public struct PageRenderer: Sendable {
             let count = site.line.stations.count
             values["title"] = .string(site.title)
             let stations = site.line.stations
-            let rows = (memory?.indexRows ?? IndexRows()).rows(of: stations) { position in
-                IndexRows.Row(
+            let make = { (position: Int) in
+                IndexRow(
                     station: stations[position],
                     listItem: [
                         "title": .string(stations[position].title), "summary": .optional(stations[position].summary),
@@ -734,6 +710,7 @@ public struct PageRenderer: Sendable {
                         at: position, of: count, title: stations[position].title,
                         href: link(to: .station(slug: stations[position].slug))))
             }
+            let rows = parts?.rows(of: stations, layout: routes.layoutKey, make: make) ?? IndexRows(stations.indices.map(make))
             values["stations"] = .array(rows.listItems)
             values["station_count"] = .int(count)
             values["checklists"] = .array(
@@ -849,11 +826,11 @@ package struct PageInputs {
     var values: MustacheObject
     package var markdown: [MarkdownInput] = []
 
-    /// Lists whose hash is already known (`IndexRows`): found by being the very same array (the
+    /// Lists whose hash is already known (the index's rows, `PartMemory`): found by being the very same array (the
     /// same storage, which this value keeps alive), so hashing the page skips their items.
     var knownLists: [KnownList] = []
 
-    struct KnownList {
+    struct KnownList: Sendable {
         let items: [MustacheValue]
         let hash: ContentHash
         /// Each item's hash, by position.

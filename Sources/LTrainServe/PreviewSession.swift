@@ -122,15 +122,9 @@ public final class PreviewSession: Sendable {
             plan: plan, keptRoutes: keptRoutes)
     }
 
-    /// How many list items the last render of the index page copied instead of rendering (see
-    /// `IndexItemBytes`).
-    var indexItemsCopied: Int? {
-        state.withLock { $0.prepared?.renderer.memory?.indexItems.reusedItems }
-    }
-
-    /// The memory of every Markdown text's render and search sections (see `MarkdownMemory`).
-    var markdownMemory: MarkdownMemory? {
-        state.withLock { $0.prepared?.renderer.markdownMemory }
+    /// The parts of pages kept from one version to the next (see `PartMemory`).
+    var partMemory: PartMemory? {
+        state.withLock { $0.prepared?.renderer.parts }
     }
 
     /// Every file served now, with its bytes as built (before the live-reload script is added).

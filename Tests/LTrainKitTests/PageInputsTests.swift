@@ -74,21 +74,21 @@ import Testing
     }
 
     /// `ltrain serve`'s renderer keeps the index page's rows and their bytes from one version to
-    /// the next (`PageRenderer.remembering`): its keys and pages are those of a renderer that
+    /// the next (`PageRenderer.keepingParts`): its keys and pages are those of a renderer that
     /// keeps nothing, before and after a title edit, and the edit renders one row and one stop.
     @Test func theIndexKeptFromTheLastVersionHasTheKeyAndBytesOfOneMadeAfresh() throws {
         let site = try TestSite.defaultSite()
         let plain = try Self.prepared(site).renderer
-        let remembering = plain.remembering()
+        let remembering = plain.keepingParts(after: nil, keepsRenders: true)
         let count = plain.site.line.stations.count
         let first = try remembering.render(.index).bytes
         #expect(first == (try plain.render(.index).bytes))
         #expect(remembering.inputKey(for: .index) == plain.inputKey(for: .index))
-        #expect(remembering.memory?.indexItems.reusedItems == 0)
+        #expect(remembering.parts?.itemsReused == 0)
 
         var edited = plain.site
         edited.line.stations[2].title = "Renamed Stop"
-        let next = remembering.replacingStations(with: edited).remembering(after: remembering)
+        let next = remembering.replacingStations(with: edited).keepingParts(after: remembering, keepsRenders: true)
         let fresh = plain.replacingStations(with: edited)
         #expect(next.inputKey(for: .index) == fresh.inputKey(for: .index))
         #expect(next.inputKey(for: .index) != remembering.inputKey(for: .index))
@@ -96,7 +96,7 @@ import Testing
         #expect(second == (try fresh.render(.index).bytes))
         #expect(String(decoding: second, as: UTF8.self).contains("Renamed Stop"))
         // Every row of the list and every stop of the map but the renamed station's was copied.
-        #expect(next.memory?.indexItems.reusedItems == 2 * (count - 1))
+        #expect(next.parts?.itemsReused == 2 * (count - 1))
     }
 
     @Test func aTemplateIsInTheKeysOfThePagesThatCanIncludeItAndNoOthers() throws {

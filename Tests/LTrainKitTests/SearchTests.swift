@@ -187,7 +187,7 @@ import Testing
         // In serve too, and the texts are parsed once each, then only the edited one.
         let preview = Self.preview(of: site)
         #expect(preview.rebuild().problems.isEmpty)
-        let memory = try #require(preview.markdownMemory)
+        let memory = try #require(preview.partMemory)
         #expect(memory.textsParsed <= 6)
         let parsedAtFirst = memory.textsParsed
         try Self.append("\nAn okapi.\n", to: path, in: site)
@@ -223,7 +223,7 @@ import Testing
         // In serve, the edited page is rendered and every other text's sections are remembered.
         let preview = Self.preview(of: site)
         #expect(preview.rebuild().problems.isEmpty)
-        let memory = try #require(preview.markdownMemory)
+        let memory = try #require(preview.partMemory)
         let parsedAtFirst = memory.textsParsed
         #expect(parsedAtFirst == 0, "the first version renders every info page, which cuts its sections")
         try Self.append("\nAn okapi.\n", to: path, in: site)
@@ -237,7 +237,7 @@ import Testing
         try site.write("content/stations/07-new.md", "---\ntitle: New\n---\nFresh words.\n")
         let added = preview.rebuild(changed: [site.content + "/stations/07-new.md"])
         #expect(added.problems.isEmpty)
-        #expect(preview.markdownMemory === memory)
+        #expect(preview.partMemory === memory)
         #expect(memory.textsParsed == parsedAtFirst)
         #expect(String(decoding: preview.servedFiles["search/1.js"] ?? [], as: UTF8.self).contains("Fresh words."))
     }
@@ -305,9 +305,9 @@ import Testing
         }
         // A build keeps no section (each went from its page's render to its shard); the preview
         // keeps every one for its next version.
-        #expect(prepared.renderer.markdownMemory == nil)
+        #expect(prepared.renderer.parts == nil)
         let stations = prepared.site.line.stations
-        let kept = try #require(preview.markdownMemory)
+        let kept = try #require(preview.partMemory)
         #expect(stations.allSatisfy { kept.keptSections(of: $0.info.body) != nil })
     }
 

@@ -138,7 +138,7 @@ import Testing
         #expect(swap.changedFiles == 0 && swap.renderedPages == 0, "a swap file changes nothing")
     }
 
-    /// The index page is kept in parts (`IndexRows`, `IndexItemBytes`) across a title edit, and
+    /// The index page is kept in parts (`PartMemory`: its rows, and the bytes rendered from them) across a title edit, and
     /// across a template edit that does not render it, so the title edit after that one still
     /// renders one row and one stop; a template the index uses makes it render whole again.
     @Test func aTitleEditRendersOneRowOfTheIndexEvenAfterATemplateEdit() throws {
@@ -155,27 +155,27 @@ import Testing
             return preview.rebuild(changed: [stationPath])
         }
         #expect(try retitle("Union Sq").problems.isEmpty)
-        #expect(preview.indexItemsCopied == 2 * (count - 1))
+        #expect(preview.partMemory?.itemsReused == 2 * (count - 1))
 
         let template = site.templates + "/station.mustache"
         try site.write("templates/station.mustache", try String(contentsOfFile: template, encoding: .utf8) + "<!-- edited -->\n")
         #expect(preview.rebuild(changed: [template]).problems.isEmpty)
         #expect(try retitle("Union Sq.").problems.isEmpty)
-        #expect(preview.indexItemsCopied == 2 * (count - 1))
+        #expect(preview.partMemory?.itemsReused == 2 * (count - 1))
 
         let index = site.templates + "/index.mustache"
         try site.write("templates/index.mustache", try String(contentsOfFile: index, encoding: .utf8) + "<!-- edited -->\n")
         #expect(preview.rebuild(changed: [index]).problems.isEmpty)
-        #expect(preview.indexItemsCopied == 0, "the index's own template changed: nothing of it is copied")
+        #expect(preview.partMemory?.itemsReused == 0, "the index's own template changed: nothing of it is copied")
         #expect(try retitle("Union Square Park").problems.isEmpty)
-        #expect(preview.indexItemsCopied == 2 * (count - 1))
+        #expect(preview.partMemory?.itemsReused == 2 * (count - 1))
         let built = try site.build()
         #expect(built.stationCount == count)
         let served = preview.servedFiles["index.html"].map { String(decoding: $0, as: UTF8.self) }
         #expect(served == (try String(contentsOfFile: site.output + "/index.html", encoding: .utf8)))
     }
 
-    /// The preview keeps each Markdown text's render (`MarkdownMemory`): a template edit renders
+    /// The preview keeps each Markdown text's render (`PartMemory`): a template edit renders
     /// no text again, while a text whose links now lead elsewhere, or whose template now holds an
     /// id its headings took, is rendered again. Each step serves what a fresh build writes.
     @Test func aTemplateEditRendersNoMarkdownAndAMovedLinkOrATakenIDRendersItsTextAgain() throws {
@@ -187,7 +187,7 @@ import Testing
                 + "\nSee [Union Square](03-union-square.md) and [when it opened](03-union-square.md#when-it-opened).\n")
         let preview = session(site)
         #expect(preview.rebuild().problems.isEmpty)
-        let memory = try #require(preview.markdownMemory)
+        let memory = try #require(preview.partMemory)
         #expect(memory.rendersReused == 0)
         let count = try FileManager.default.contentsOfDirectory(atPath: site.content + "/stations").count
         func sixthInfo() -> String {
@@ -344,7 +344,7 @@ import Testing
         let site = try TestSite.defaultSite()
         let preview = session(site)
         #expect(preview.rebuild().problems.isEmpty)
-        let memory = try #require(preview.markdownMemory)
+        let memory = try #require(preview.partMemory)
         let count = try FileManager.default.contentsOfDirectory(atPath: site.content + "/stations").count
         #expect(memory.textCount == count + 1, "each station's info text and the index's")
 
@@ -352,7 +352,7 @@ import Testing
         let renamed = site.content + "/stations/07-bedford-avenue.md"
         #expect(rename(first, renamed) == 0)
         #expect(preview.rebuild(changed: [first, renamed]).problems.isEmpty)
-        #expect(preview.markdownMemory === memory)
+        #expect(preview.partMemory === memory)
         #expect(memory.textCount == count + 1, "the old file's entry is gone")
 
         try site.remove("content/stations/07-bedford-avenue.md")

@@ -8,7 +8,7 @@ import Testing
 /// nothing outside itself (nil for the others), and always gives the bytes a plain render gives.
 @Suite struct ItemMemoryTests {
     /// Keeps each section's items' bytes by the item's value: what a caller keying by what each
-    /// item is made from (`IndexItemBytes`, by hash) does.
+    /// item is made from (`PartMemory`, by the row they were rendered from) does.
     final class ByValue: MustacheItemMemory {
         struct Entry {
             var section: MustacheListSection

@@ -44,7 +44,7 @@ public enum SiteBundle {
         let started = Date()
         let prepared = try PreparedSite.prepare(content: content, templates: templates, templatesRequired: templatesRequired)
         // Its search index is made after its pages, from the sections their render cut.
-        let renderer = prepared.renderer.sharingMarkdown(with: nil, keepsRenders: false)
+        let renderer = prepared.renderer.keepingParts(after: nil, keepsRenders: false)
         let site = prepared.site
         let path = output ?? folder + defaultFileName(for: site.title)
         let files = InlinedFiles(

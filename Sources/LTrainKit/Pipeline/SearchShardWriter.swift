@@ -11,7 +11,7 @@ import LTrainWrite
 /// render handed it (`RenderedPage.searchSections`), which it then lets go of: a build holds the
 /// texts of the few shards in progress, not the whole site's. Used when every page is rendered in
 /// one go (a build); a preview renders some pages and keeps every section for the next version
-/// (`MarkdownMemory`), so it writes the shards after the pages.
+/// (`PartMemory`), so it writes the shards after the pages.
 final class SearchShardWriter: Sendable {
     /// Where each page's text goes in the index, by the page's position: its shard and its
     /// station's place in the shard; nil for a page with none.

@@ -89,17 +89,14 @@ public struct PreparedSite: Sendable {
     /// The warnings to print: at most the log's limit, then a line saying how many more there were.
     public var warnings: [Diagnostic] { warningLog.warnings }
 
-    /// The same site, whose renderer keeps what it renders of the index page for the versions
-    /// that follow (`PageRenderer.remembering`), going on from what `last` kept when its pages
-    /// are the same pages at the same paths (a template, a checklist or the index edited), so
-    /// that the title edit after such a change does not render the whole index again.
-    /// It keeps its Markdown texts' renders for those versions too (`PageRenderer.sharingMarkdown`).
+    /// The same site, whose renderer keeps parts of its pages for the versions that follow
+    /// (`PageRenderer.keepingParts`: the Markdown texts' renders and the index's rows), going on
+    /// from what `last` kept, so that an edit after this version renders only what it changed.
     /// That renderer is the preview's, which looks for Markdown notices in the model, in the
     /// changed files alone, so its pages' Markdown is not scanned for them again.
-    package func remembering(after last: PreparedSite?) -> PreparedSite {
+    package func keepingParts(after last: PreparedSite?) -> PreparedSite {
         var copy = self
-        let sameLayout = last.map { $0.routes.layoutKey == routes.layoutKey } ?? false
-        copy.renderer = renderer.remembering(after: sameLayout ? last?.renderer : nil).sharingMarkdown(with: last?.renderer, keepsRenders: true)
+        copy.renderer = renderer.keepingParts(after: last?.renderer, keepsRenders: true)
         copy.renderer.findsNotices = false
         return copy
     }

@@ -90,7 +90,7 @@ package struct SiteVersion: Sendable {
         guard let last, let changes, !changes.contentFolderChanged else {
             let prepared = try PreparedSite.assemble(
                 content: content, templates: templates, library: library, settings: settings, log: &log, clock: &clock)
-            return (prepared.remembering(after: last), false)
+            return (prepared.keepingParts(after: last), false)
         }
         guard let content,
             let site = SiteBuilder.build(
@@ -104,9 +104,9 @@ package struct SiteVersion: Sendable {
             site.line.keepsPlaces(of: last.site.line)
         {
             try log.throwIfErrors()
-            return (last.replacingStations(with: site, warningLog: log).remembering(after: last), true)
+            return (last.replacingStations(with: site, warningLog: log).keepingParts(after: last), true)
         }
         let prepared = try PreparedSite.assemble(site: site, templates: templates, library: library, log: &log, clock: &clock)
-        return (prepared.remembering(after: last), false)
+        return (prepared.keepingParts(after: last), false)
     }
 }
