@@ -9,7 +9,7 @@ let package = Package(
             name: "LTrainKit",
             targets: [
                 "LTrainKit", "LTrainLoad", "LTrainModel", "LTrainRoute", "LTrainRender", "LTrainCheck", "LTrainWrite",
-                "LTrainScaffold", "LTrainTemplates", "LTrainPNG",
+                "LTrainScaffold", "LTrainTemplates", "LTrainPNG", "LTrainBundle",
             ]),
         .library(name: "LTrainServe", targets: ["LTrainServe"]),
         .library(name: "LTrainSupport", targets: ["LTrainSupport"]),
@@ -69,8 +69,8 @@ let package = Package(
         .target(name: "LTrainWrite", dependencies: ["LTrainLoad", "LTrainSupport", "LTrainMarkdown"]),
         // `ltrain new` and `init`: new stations, checklists and sites, as the model reads them.
         .target(name: "LTrainScaffold", dependencies: ["LTrainModel", "LTrainLoad", "LTrainTemplates", "LTrainSupport"]),
-        // The pipeline that orders the stages (SiteBuild, SitePlan, the source snapshot) and the
-        // one-file bundle; it re-exports the stages, so `import LTrainKit` is the library.
+        // The pipeline that orders the stages (SiteBuild, SitePlan, SiteVersion, the source
+        // snapshot); it re-exports the stages, so `import LTrainKit` is the library.
         .target(
             name: "LTrainKit",
             dependencies: [
@@ -78,12 +78,20 @@ let package = Package(
                 "LTrainTemplates", "LTrainPNG", "LTrainSupport", "LTrainMustache", "LTrainMarkdown",
             ]
         ),
+        // `ltrain bundle`: the site prepared by the pipeline, rendered into one HTML file.
+        .target(
+            name: "LTrainBundle",
+            dependencies: [
+                "LTrainKit", "LTrainLoad", "LTrainModel", "LTrainRoute", "LTrainRender", "LTrainCheck", "LTrainWrite",
+                "LTrainScaffold", "LTrainTemplates", "LTrainPNG", "LTrainSupport", "LTrainMustache", "LTrainMarkdown",
+            ]
+        ),
         // `ltrain serve`: the site built into memory through the same executor, the HTTP server,
         // the file watcher and live reload.
         .target(name: "LTrainServe", dependencies: ["LTrainKit", "LTrainSupport", "LTrainMustache", "CMicroHTTPD"]),
         .executableTarget(
             name: "ltrain",
-            dependencies: ["LTrainKit", "LTrainServe", "LTrainSupport"]
+            dependencies: ["LTrainKit", "LTrainBundle", "LTrainServe", "LTrainSupport"]
         ),
         // Each stage's tests build against that stage alone.
         .testTarget(name: "LTrainSupportTests", dependencies: ["LTrainSupport"]),
@@ -93,8 +101,8 @@ let package = Package(
             name: "LTrainKitTests",
             dependencies: [
                 "LTrainKit", "LTrainLoad", "LTrainModel", "LTrainRoute", "LTrainRender", "LTrainCheck", "LTrainWrite",
-                "LTrainScaffold", "LTrainTemplates", "LTrainPNG", "LTrainServe", "LTrainSupport", "LTrainMustache",
-                "LTrainMarkdown",
+                "LTrainScaffold", "LTrainTemplates", "LTrainPNG", "LTrainBundle", "LTrainServe", "LTrainSupport",
+                "LTrainMustache", "LTrainMarkdown",
             ],
             exclude: ["Fixtures"]
         ),

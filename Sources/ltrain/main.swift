@@ -1,5 +1,6 @@
 import Foundation
 import LTrainKit
+import LTrainBundle
 import Synchronization
 import LTrainServe
 import LTrainSupport

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import LTrainKit
+@testable import LTrainBundle
 @testable import LTrainLoad
 @testable import LTrainModel
 @testable import LTrainRoute

@@ -10,7 +10,7 @@ from conftest import REPO
 ORDER = [
     "LTrainSupport", "LTrainMustache", "LTrainMarkdown", "LTrainPNG", "LTrainTemplates",
     "LTrainLoad", "LTrainModel", "LTrainRoute", "LTrainRender", "LTrainCheck", "LTrainWrite",
-    "LTrainScaffold", "LTrainKit", "LTrainServe", "ltrain",
+    "LTrainScaffold", "LTrainKit", "LTrainBundle", "LTrainServe", "ltrain",
 ]
 STAGES = ["LTrainLoad", "LTrainModel", "LTrainRoute", "LTrainRender", "LTrainCheck", "LTrainWrite"]
 
@@ -34,6 +34,13 @@ def test_every_stage_is_a_target_of_its_own():
     for stage in STAGES:
         assert stage in declared, f"{stage} is not a target"
     assert set(ORDER) <= set(declared)
+
+
+def test_every_swift_target_has_its_place_in_the_order():
+    # A target missing from ORDER would be skipped by the test below, whatever it imports.
+    declared = targets()
+    ours = {name for name, (kind, _) in declared.items() if kind != "test" and (name.startswith("LTrain") or name == "ltrain")}
+    assert ours == set(ORDER), sorted(ours ^ set(ORDER))
 
 
 def test_no_target_depends_on_one_after_it_in_the_flow():

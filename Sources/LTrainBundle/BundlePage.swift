@@ -1,3 +1,4 @@
+import LTrainKit
 import LTrainSupport
 import LTrainMustache
 import LTrainMarkdown

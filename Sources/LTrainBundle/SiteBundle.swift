@@ -1,4 +1,5 @@
 import Foundation
+import LTrainKit
 import LTrainSupport
 import LTrainMustache
 import LTrainMarkdown
