@@ -15,7 +15,7 @@ import LTrainModel
 ///
 /// One rule decides for both: a kept part is used again only when it was made from what it would
 /// be made from now, and each kind of part says what that is (`KeptText.isMade(from:key:)`,
-/// `isRowMade(from:)`), so no caller decides it:
+/// `isRowMade(from:at:)`), so no caller decides it:
 ///
 /// - a text's render is made from the text, the Markdown options and the ids its page's template
 ///   holds (`key`, see `PageRenderer.markdownKey`), and from where its links lead, which only
@@ -173,7 +173,7 @@ package final class PartMemory: Sendable {
     // MARK: The index page's rows
 
     /// The rows of `stations` under routes laid out as `layout`: each kept row that was made from
-    /// what it would be made from now (`isRowMade(from:)`), the others made with `make` (given
+    /// what it would be made from now (`isRowMade(from:at:)`), the others made with `make` (given
     /// the station's position). Without `keepsRenders`, every row is made and none kept.
     func rows(of stations: [Station], layout: ContentHash, make: (Int) -> IndexRow) -> IndexRows {
         guard keepsRenders else { return IndexRows(stations.indices.map(make)) }
@@ -209,7 +209,9 @@ package final class PartMemory: Sendable {
     }
 
     /// The bytes kept for each of `items` of `list` (by position: the station's) that `section`
-    /// renders, each where its row has bytes from that section and that very item.
+    /// renders, each where its row has bytes from that section and that very item. (The rows are
+    /// those `rows(of:layout:make:)` last gave, which may be a later version's than `list`: the
+    /// item's hash says whether the bytes are this item's.)
     func keptItems(of section: MustacheListSection, items: [MustacheValue], list: PageInputs.KnownList) -> [[UInt8]?]? {
         state.withLock { state in
             guard state.templateKey != nil, list.itemHashes.count == items.count, items.count == state.rows.count,
