@@ -180,11 +180,12 @@ public struct PageRenderer: Sendable {
     }
 
     /// The same renderer over a site whose stations were edited in place (the same slugs, files
-    /// and order; see `Line.keepsPlaces`), keeping everything computed from those, and the
-    /// parts of pages it keeps (each says what it was made from).
+    /// and order; see `Line.keepsPlaces`), keeping everything computed from those. It keeps no
+    /// parts of pages (`keepingParts(after:keepsRenders:)` is the one way to carry them).
     package func replacingStations(with site: Site) -> PageRenderer {
         var copy = self
         copy.site = site
+        copy.parts = nil
         return copy
     }
 
