@@ -827,8 +827,9 @@ package struct PageInputs {
     var values: MustacheObject
     package var markdown: [MarkdownInput] = []
 
-    /// Lists whose hash is already known (the index's rows, `PartMemory`): found by being the very same array (the
-    /// same storage, which this value keeps alive), so hashing the page skips their items.
+    /// Lists whose hash is already known (the index's rows, `PartMemory`): found by being the
+    /// very same array (the same storage, which this value keeps alive; `known(_:)`), so hashing
+    /// the page skips their items.
     var knownLists: [KnownList] = []
 
     struct KnownList: Sendable {
@@ -836,8 +837,6 @@ package struct PageInputs {
         let hash: ContentHash
         /// Each item's hash, by position.
         let itemHashes: [ContentHash]
-
-        func isSame(as other: [MustacheValue]) -> Bool { items.sharesStorage(with: other) }
     }
 
     /// Adds a Mustache value to a hash: each case with a tag of its own, objects field by field
@@ -859,7 +858,7 @@ package struct PageInputs {
             hasher.add(5)
             hasher.add(text)
         case .array(let items):
-            if let known = knownLists.first(where: { $0.isSame(as: items) }) {
+            if let known = knownLists.known(items) {
                 hasher.add(known.hash)
             } else {
                 hasher.add(listHash(items.map { hash(of: $0, knownLists: knownLists) }))
@@ -888,5 +887,12 @@ package struct PageInputs {
         hasher.add(itemHashes.count)
         for item in itemHashes { hasher.add(item) }
         return hasher.hash
+    }
+}
+
+extension [PageInputs.KnownList] {
+    /// The known list that is `items` itself (the same storage), if any.
+    func known(_ items: [MustacheValue]) -> PageInputs.KnownList? {
+        first { $0.items.sharesStorage(with: items) }
     }
 }

@@ -214,8 +214,7 @@ package final class PartMemory: Sendable {
     /// item's hash says whether the bytes are this item's.)
     func keptItems(of section: MustacheListSection, items: [MustacheValue], list: PageInputs.KnownList) -> [[UInt8]?]? {
         state.withLock { state in
-            guard state.templateKey != nil, list.itemHashes.count == items.count, items.count == state.rows.count,
-                let number = state.sections.firstIndex(of: section)
+            guard state.holdsBytes(for: items, of: list), let number = state.sections.firstIndex(of: section)
             else { return nil }
             var kept = [[UInt8]?](repeating: nil, count: items.count)
             var reused = 0
@@ -234,7 +233,7 @@ package final class PartMemory: Sendable {
     /// where an item read outside itself).
     func keep(_ bytes: [[UInt8]?], of section: MustacheListSection, items: [MustacheValue], list: PageInputs.KnownList) {
         state.withLock { state in
-            guard state.templateKey != nil, list.itemHashes.count == items.count, items.count == state.rows.count else { return }
+            guard state.holdsBytes(for: items, of: list) else { return }
             let number: Int
             if let known = state.sections.firstIndex(of: section) {
                 number = known
@@ -266,6 +265,12 @@ extension PartMemory.State {
     /// state's, which `rows(of:layout:make:)` compares first.)
     fileprivate func isRowMade(from station: Station, at position: Int) -> Bool {
         rowStations[position].showsTheSame(as: station)
+    }
+
+    /// Whether the rows can hold the bytes of `list`'s items (`items`, by position): bytes are
+    /// kept under the key of the templates, and there is one row, and one hash, for each item.
+    fileprivate func holdsBytes(for items: [MustacheValue], of list: PageInputs.KnownList) -> Bool {
+        templateKey != nil && list.itemHashes.count == items.count && items.count == rows.count
     }
 }
 
@@ -335,12 +340,12 @@ final class IndexRenderMemory: MustacheItemMemory {
     }
 
     func keptItems(of section: MustacheListSection, items: [MustacheValue]) -> [[UInt8]?]? {
-        guard let list = lists.first(where: { $0.isSame(as: items) }) else { return nil }
+        guard let list = lists.known(items) else { return nil }
         return parts.keptItems(of: section, items: items, list: list)
     }
 
     func keep(_ bytes: [[UInt8]?], of section: MustacheListSection, items: [MustacheValue]) {
-        guard let list = lists.first(where: { $0.isSame(as: items) }) else { return }
+        guard let list = lists.known(items) else { return }
         parts.keep(bytes, of: section, items: items, list: list)
     }
 }
