@@ -365,11 +365,13 @@ public enum SiteBuild {
         }
         // The notices each rendered text held, and those of the texts of kept pages.
         let warnings = noticesAdded(to: prepared, found: result.notices)
+        clock.lap("Markdown notices")
         do throws(BuildFailure) {
             if prepared.site.offline { try writeOfflineList(prepared, into: output) }
         } catch {
             throw error.adding(warnings: warnings)
         }
+        clock.lap("offline list")
         output.record(siteURL: prepared.renderer.site.baseURL)
         // A build with warnings is never skipped on stamps alone: its warnings are shown every time.
         if warnings.isEmpty && snapshotsLater { snapshot = sourceSnapshot(options, startedAt: startedAt) }
