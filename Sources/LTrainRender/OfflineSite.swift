@@ -74,8 +74,11 @@ public enum OfflineSite {
         text += "self.ltrainOffline = {\n  \"version\": \"\(hasher.hash)\",\n  \"files\": [\n"
         // Each entry is a URL relative to the site's root, percent-encoded once as every link ltrain
         // writes is: a file named 'a b#c?.png' is fetched as itself, not cut at its '#'.
-        text += files.map { "    [\(JSONText.quoted(SiteFileName.url(of: $0.path))), \"\($0.hash)\"]" }
-            .joined(separator: ",\n")
+        // A line for each file of the site, made on every core: the build waits for them.
+        text += concurrentRuns(files.count) { run in
+            files[run].map { "    [\(JSONText.quoted(SiteFileName.url(of: $0.path))), \"\($0.hash)\"]" }
+                .joined(separator: ",\n")
+        }.joined(separator: ",\n")
         text += "\n  ]\n};\n"
         return text
     }

@@ -26,3 +26,18 @@ package func concurrentMap<Element: Sendable>(
         initializedCount = count
     }
 }
+
+/// `0..<count` cut into at most one run of consecutive indices a worker, each run transformed on
+/// its own core, in order: for items too small to hand out one at a time (the lines of a long
+/// listing).
+package func concurrentRuns<Element: Sendable>(
+    _ count: Int, workers: Int = ProcessInfo.processInfo.activeProcessorCount,
+    _ transform: @Sendable (Range<Int>) -> Element
+) -> [Element] {
+    // As even as the workers allow, and none empty (none at all for no items).
+    let length = max(1, (count + max(1, workers) - 1) / max(1, workers))
+    let runs = (count + length - 1) / length
+    return concurrentMap(runs, workers: runs) { run in
+        transform(min(count, run * length)..<min(count, (run + 1) * length))
+    }
+}

@@ -220,12 +220,10 @@ package struct Manifest: Sendable, Equatable {
             }
         }
         let entries = self.entries
-        let chunkCount = order.count < 2048 ? 1 : ProcessInfo.processInfo.activeProcessorCount
-        let chunkSize = (order.count + chunkCount - 1) / max(1, chunkCount)
-        let chunks = concurrentMap(chunkCount) { chunk -> (lines: [UInt8], count: Int) in
+        let workers = order.count < 2048 ? 1 : ProcessInfo.processInfo.activeProcessorCount
+        let chunks = concurrentRuns(order.count, workers: workers) { range -> (lines: [UInt8], count: Int) in
             var lines: [UInt8] = []
             var count = 0
-            let range = min(order.count, chunk * chunkSize)..<min(order.count, (chunk + 1) * chunkSize)
             lines.reserveCapacity(range.count * 96)
             for path in order[range] {
                 guard let entry = entries[path] else { continue }

@@ -273,9 +273,12 @@ public final class OutputFolder: PageSink {
     /// Whether the previous build recorded a snapshot of its sources that this build could match.
     package var recordsSources: Bool { !holdsForeignFiles && previous.sources != nil }
 
-    /// The content hash of a file written (or kept) by this build, for the offline list.
-    package func contentHash(of outputPath: String) -> ContentHash? {
-        state.withLock { $0.manifest.entries[outputPath]?.hash }
+    /// The content hash of each of `outputPaths` written or kept by this build, in their order,
+    /// for the offline list; a path with none is left out.
+    package func contentHashes(of outputPaths: [String]) -> [(path: String, hash: ContentHash)] {
+        state.withLock { state in
+            outputPaths.compactMap { path in state.manifest.entries[path].map { (path, $0.hash) } }
+        }
     }
 
     /// Remembers where the site is published, for `ltrain check` to tell its own links from others.

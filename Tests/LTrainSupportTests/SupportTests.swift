@@ -5,6 +5,20 @@ import Testing
 
 /// The support target on its own: paths and links, slugs, hashing, media types.
 @Suite struct SupportTests {
+    /// Every index in exactly one run, the runs in order, none empty, at most one a worker:
+    /// a listing cut this way comes out whole and in order whatever the number of cores.
+    @Test func concurrentRunsCoverEveryIndexOnceInOrder() {
+        for workers in [1, 2, 3, 4, 8] {
+            for count in [0, 1, 2, 3, 5, 7, 8, 9, 100, 1001] {
+                let runs = concurrentRuns(count, workers: workers) { $0 }
+                #expect(runs.flatMap { Array($0) } == Array(0..<count), "\(count) items, \(workers) workers")
+                #expect(runs.allSatisfy { !$0.isEmpty }, "\(count) items, \(workers) workers: an empty run")
+                #expect(runs.count <= workers, "\(count) items, \(workers) workers: \(runs.count) runs")
+                #expect(Set(runs.dropLast().map(\.count)).count <= 1, "\(count) items, \(workers) workers: uneven runs")
+            }
+        }
+    }
+
     @Test func relativePathsBetweenAnyTwoDepths() {
         #expect(SitePath.relativePath(from: "index.html", to: "style.css") == "style.css")
         #expect(SitePath.relativePath(from: "stations/a.html", to: "style.css") == "../style.css")

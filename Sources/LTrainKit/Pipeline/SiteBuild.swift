@@ -481,11 +481,7 @@ public enum SiteBuild {
         let paths =
             prepared.renderer.pages.map { prepared.routes.path(of: $0) } + prepared.copiedFiles.map(\.outputPath)
             + Routes.generatedFiles(for: site, themeFiles: prepared.staticFiles)
-        var files: [(path: String, hash: ContentHash)] = []
-        for path in OfflineSite.keptOffline(paths, site: site) {
-            guard let hash = output.contentHash(of: path) else { continue }
-            files.append((path, hash))
-        }
+        let files = output.contentHashes(of: OfflineSite.keptOffline(paths, site: site))
         do throws(Diagnostic) {
             try output.write(OfflineSite.list(files), to: Routes.offlineListPath)
         } catch {
