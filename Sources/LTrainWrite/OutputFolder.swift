@@ -464,6 +464,9 @@ public final class OutputFolder: PageSink {
             throw BuildFailure([error])
         }
         let removed = previous.entries.keys.filter { manifest.entries[$0] == nil }.count
+        // Back into the state: a build keeps its output folder to its exit, so the entries are then
+        // reclaimed with the process rather than freed one by one before the site is put in place.
+        state.withLock { $0.manifest = manifest }
         if FileSystem.kind(of: path) == .directory {
             if ltrain_exchange_paths(stagingPath, path) != 0 {
                 let code = errno

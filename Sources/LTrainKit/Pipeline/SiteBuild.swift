@@ -560,8 +560,11 @@ public enum SiteBuild {
         let listsFiles = scope == .everyPage || plan.pagesAddedOrRemoved
         let listed = listsFiles ? Routes.generatedFiles(for: prepared.site, themeFiles: prepared.staticFiles) : []
         if listsFiles {
+            // The offline list too, written last (it lists the others' hashes) but in the order.
+            let offlineList = prepared.site.offline ? [Routes.offlineListPath] : []
             try output.prepare(
-                for: renderer.pages.map { routes.path(of: $0) } + prepared.copiedFiles.map(\.outputPath) + listed)
+                for: renderer.pages.map { routes.path(of: $0) } + prepared.copiedFiles.map(\.outputPath) + listed
+                    + offlineList)
         }
         // The search index is made from the pages' render, which cuts their texts for it: each shard
         // once its info pages are done (`SearchShardWriter`), or all after the pages.
