@@ -14,6 +14,8 @@ public struct PageCheck: Sendable {
     public var outputPath: String
     public var ids: Set<String>
     public var problems: [Diagnostic]
+    /// Its external links, to be listed; checked with `FineLinks`, only those no page checked
+    /// before with the same `FineLinks` had.
     public var external: [String]
     /// Links to `target#fragment` on other pages, with the diagnostic to report if it is missing.
     package var fragmentLinks: [(target: String, fragment: String, problem: Diagnostic)]
@@ -151,9 +153,11 @@ public enum LinkChecker {
     /// link is fine on every page of that folder while the site's files are the same. Station
     /// pages share most of their links (the style sheet, the script, the manifest, the icons, the
     /// index), so each is judged (decoded, resolved and looked up) once a folder rather than once
-    /// a page. Not thread-safe: one per thread.
+    /// a page. It also remembers the external links its pages listed (external on any page, and
+    /// repeated on many): each is judged and listed once. Not thread-safe: one per thread.
     public final class FineLinks {
         private var byFolder: [String: Set<String>] = [:]
+        fileprivate var listedExternal: Set<String> = []
 
         public init() {}
 
@@ -177,7 +181,7 @@ public enum LinkChecker {
         var fine = fineLinks?.take(folder) ?? []
         defer { fineLinks?.keep(fine, in: folder) }
         for link in scanned.links {
-            if fine.contains(link) { continue }
+            if fine.contains(link) || fineLinks?.listedExternal.contains(link) == true { continue }
             switch judge(
                 link, on: outputPath, inFolder: folder, files: files, ids: { _ in nil }, ownIDs: scanned.ids,
                 siteURL: siteURL)
@@ -194,6 +198,7 @@ public enum LinkChecker {
                 check.fragmentLinks.append((target, fragment, problem))
             case .external:
                 check.external.append(link)
+                fineLinks?.listedExternal.insert(link)
             case .broken(let reason, let hint):
                 guard reported.insert(link).inserted else { continue }
                 check.problems.append(

@@ -157,6 +157,36 @@ import Testing
         #expect(check("stations/a.html", #"<a href="c.html">c</a>"#).count == 1)
     }
 
+    /// An external link is listed by the first page a checker finds it on, whatever the folder:
+    /// the pages' lists together hold every external link once, and a link of the site that
+    /// merely looks like one already listed is still judged.
+    @Test func externalLinksAreListedOnceAPageCheckerWhateverTheFolder() {
+        let files: Set<String> = ["stations/a.html", "stations/b.html", "info/a.html"]
+        let fine = LinkChecker.FineLinks()
+        func check(_ path: String, _ html: String) -> PageCheck {
+            LinkChecker.checkPage(
+                outputPath: path, bytes: Array(html.utf8), templatePath: "templates/station.mustache",
+                sourceLinks: [], files: files, fineLinks: fine)
+        }
+        let first = check("stations/a.html", ##"<a href="https://example.org/x">x</a><a href="//cdn.example/y.js">y</a>"##)
+        #expect(first.external == ["https://example.org/x", "//cdn.example/y.js"])
+        let second = check("info/a.html", ##"<a href="https://example.org/x">x</a><a href="https://example.org/z">z</a>"##)
+        #expect(second.external == ["https://example.org/z"])
+        #expect(check("stations/b.html", ##"<a href="//cdn.example/y.js">y</a><a href="b.html">b</a>"##).external.isEmpty)
+        var log = DiagnosticLog()
+        #expect(
+            LinkChecker.checkFragments([first, second], log: &log)
+                == ["//cdn.example/y.js", "https://example.org/x", "https://example.org/z"])
+        // Without a checker's memory, every page lists all of its own.
+        let alone = LinkChecker.checkPage(
+            outputPath: "info/a.html", html: ##"<a href="https://example.org/x">x</a>"##,
+            templatePath: "templates/info.mustache", sourceLinks: [], files: files)
+        #expect(alone.external == ["https://example.org/x"])
+        // A broken link is reported on every page it is on, listed external links or not.
+        #expect(check("info/a.html", ##"<a href="https://example.org/x">x</a><a href="c.html">c</a>"##).problems.count == 1)
+        #expect(check("stations/a.html", ##"<a href="c.html">c</a>"##).problems.count == 1)
+    }
+
     @Test func fragmentsIntoOtherPagesAreCheckedOnceAllPagesAreKnown() {
         let files: Set<String> = ["a.html", "b.html"]
         let a = LinkChecker.checkPage(
