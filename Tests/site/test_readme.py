@@ -97,10 +97,15 @@ def test_install_puts_a_binary_on_path_that_needs_no_swift_runtime(tmp_path):
     assert f"Installed {binary}" in result.stdout
     libraries = subprocess.run(["ldd", binary], capture_output=True, text=True, check=True).stdout
     assert "libswift" not in libraries and "libFoundation" not in libraries, libraries
-    needed = {name for name in ("libcmark", "libyaml", "libmicrohttpd", "libpng") if name in libraries}
-    assert needed == {"libcmark", "libyaml", "libmicrohttpd", "libpng"}, "the README names these run-time libraries"
-    for name in ("libcmark0.30.2", "libyaml-0-2", "libmicrohttpd12", "libpng16-16"):
+    needed = {name for name in ("libcmark", "libyaml", "libmicrohttpd", "libpng", "libmimalloc") if name in libraries}
+    assert needed == {"libcmark", "libyaml", "libmicrohttpd", "libpng", "libmimalloc"}, "the README names these"
+    for name in ("libcmark0.30.2", "libyaml-0-2", "libmicrohttpd12", "libpng16-16", "libmimalloc2.0"):
         assert name in README
+    # mimalloc is the allocator the process runs on, not merely a library it loads: its statistics
+    # at exit count memory its heap handed out.
+    stats = subprocess.run([binary, "--version"], env={"MIMALLOC_SHOW_STATS": "1"}, capture_output=True, text=True)
+    touched = re.search(r"^ *touched: +([0-9.]+) (\w+)", stats.stderr, re.MULTILINE)
+    assert touched and float(touched.group(1)) > 0, stats.stderr
     # From PATH alone, in a folder of its own, it builds a site.
     env = {"PATH": f"{binary.parent}:/usr/bin:/bin", "HOME": str(tmp_path)}
     subprocess.run(["ltrain", "init", "line"], cwd=tmp_path, env=env, check=True, capture_output=True)
