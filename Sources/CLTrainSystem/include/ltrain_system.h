@@ -5,8 +5,9 @@
 /// Returns 0 on success, -1 with errno set otherwise.
 int ltrain_exchange_paths(const char *first, const char *second);
 
-/// Tunes glibc's allocator for a build: keep freed memory instead of trimming it back to the
-/// system on every free, and grow the heap in large steps.
+/// Tunes the allocator for a build: keep freed memory instead of handing it back to the system
+/// as it is freed. glibc's malloc (debug and sanitizer builds) also grows its heap in large
+/// steps; mimalloc (the release binary) keeps its memory committed.
 void ltrain_tune_allocator(void);
 
 #endif
