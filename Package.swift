@@ -92,9 +92,9 @@ let package = Package(
         .executableTarget(
             name: "ltrain",
             dependencies: ["LTrainKit", "LTrainBundle", "LTrainServe", "LTrainSupport"],
-            // mimalloc (libmimalloc-dev) in place of glibc's malloc: a 10,000-station build
-            // allocates on both cores throughout, and took 5% less wall time with it
-            // (docs/benchmarks.md). Release only: the sanitizers bring their own allocator.
+            // mimalloc (libmimalloc-dev) in place of glibc's malloc: a build allocates on every core
+            // throughout (figure in docs/benchmarks.md, "Optimisations"). Release only: the
+            // sanitizers bring their own allocator.
             linkerSettings: [.linkedLibrary("mimalloc", .when(configuration: .release))]
         ),
         // Each stage's tests build against that stage alone.

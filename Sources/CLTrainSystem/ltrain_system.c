@@ -13,14 +13,15 @@ int ltrain_exchange_paths(const char *first, const char *second) {
 }
 
 void ltrain_tune_allocator(void) {
-    /* glibc's malloc, in the builds without mimalloc. */
-    mallopt(M_TRIM_THRESHOLD, 256 << 20);
-    mallopt(M_TOP_PAD, 64 << 20);
-    mallopt(M_MMAP_THRESHOLD, 64 << 20);
-    /* mimalloc, in the release binary: freed memory stays committed rather than being handed
-       back to the system as it is freed, which cost serve's title edit about a fifth more CPU
-       (docs/benchmarks.md, "Optimisations"). */
     if (mi_option_set_enabled != NULL) {
+        /* mimalloc, in the release binary: freed memory stays committed rather than being handed
+           back to the system as it is freed, which slowed serve's edits (docs/benchmarks.md,
+           "Optimisations"). */
         mi_option_set_enabled(mi_option_allow_decommit, false);
+    } else {
+        /* glibc's malloc, in the builds without mimalloc. */
+        mallopt(M_TRIM_THRESHOLD, 256 << 20);
+        mallopt(M_TOP_PAD, 64 << 20);
+        mallopt(M_MMAP_THRESHOLD, 64 << 20);
     }
 }
