@@ -98,7 +98,10 @@ struct FileWatcherTests {
         let reported = Mutex<[Set<String>]>([])
         watcher.start { paths in reported.withLock { $0.append(paths) } }
         defer { watcher.stop() }
-        for _ in 0..<500 where !reported.withLock({ $0.contains { $0.contains(folder) } }) { usleep(10_000) }
+        // The watcher parses every queued event before it reports, which takes seconds in a debug
+        // build under ThreadSanitizer beside the rest of the suite: up to 30 s, returning as soon as
+        // the folder is reported.
+        for _ in 0..<3_000 where !reported.withLock({ $0.contains { $0.contains(folder) } }) { usleep(10_000) }
         #expect(reported.withLock { $0.contains { $0.contains(folder) } }, "the folder itself is reported")
     }
 
