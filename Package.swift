@@ -28,17 +28,16 @@ let package = Package(
             providers: [.apt(["libyaml-dev"])]
         ),
         .systemLibrary(
-            name: "CMicroHTTPD",
-            pkgConfig: "libmicrohttpd",
-            providers: [.apt(["libmicrohttpd-dev"])]
-        ),
-        .systemLibrary(
             name: "CPNG",
             pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]
         ),
         // Thin C shim for Linux calls the Swift Glibc module does not expose (renameat2).
         .target(name: "CLTrainSystem"),
+        // libmicrohttpd's header (libmicrohttpd-dev), and the library loaded only when `ltrain serve`
+        // starts a server: not linked, so no other command loads it and GnuTLS behind it
+        // (include/ltrain_microhttpd.h).
+        .target(name: "CMicroHTTPD"),
         // A per-thread bump allocator for libcmark's nodes and buffers (see markdown_arena.h).
         .target(name: "CMarkdownArena", dependencies: ["CCmark"]),
         // The stages, each a target of its own so that a stage reaching across the layers fails

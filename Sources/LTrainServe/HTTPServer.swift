@@ -39,6 +39,7 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Listens on `host:port` (port 0 picks a free one; `port` then tells which).
     public init(host: String, port: Int, handler: @escaping Handler) throws(Diagnostic) {
+        if let reason = ltrain_mhd_load() { throw Self.cannotLoad(String(cString: reason)) }
         self.handler = handler
         self.host = host
         var hints = addrinfo()
@@ -95,7 +96,7 @@ public final class HTTPServer: @unchecked Sendable {
             Int32(MHD_OPTION.END.rawValue),
         ]
         daemon = withVaList(options) { arguments in
-            MHD_start_daemon_va(flags, 0, nil, nil, HTTPServer.answer, context, arguments)
+            ltrain_MHD_start_daemon_va(flags, 0, nil, nil, HTTPServer.answer, context, arguments)
         }
         guard daemon != nil else {
             close(socketFD)
@@ -106,12 +107,25 @@ public final class HTTPServer: @unchecked Sendable {
     /// Stops accepting, ends every connection and frees the port. Streams must have been told to end.
     public func stop() {
         if let daemon {
-            MHD_stop_daemon(daemon)
+            ltrain_MHD_stop_daemon(daemon)
             self.daemon = nil
         }
     }
 
     deinit { stop() }
+
+    /// The error when libmicrohttpd cannot be loaded (it is loaded when a server starts, not with
+    /// the program); `reason` is the dynamic loader's.
+    static func cannotLoad(_ reason: String) -> Diagnostic {
+        .error(
+            "ltrain serve needs GNU libmicrohttpd, which could not be loaded: \(reason)",
+            hint: "install it (on Debian: sudo apt-get install libmicrohttpd12), or build with ltrain build and serve the folder with any static server")
+    }
+
+    /// Whether the library `name` would load as libmicrohttpd does: nil, or the error serve would give.
+    static func loadProblem(of name: String) -> Diagnostic? {
+        ltrain_mhd_probe(name).map { cannotLoad(String(cString: $0)) }
+    }
 
     /// Raises the soft limit on open files to the hard limit; returns the soft limit now in force.
     static func raiseOpenFileLimit() -> Int {
@@ -164,7 +178,7 @@ public final class HTTPServer: @unchecked Sendable {
             return server.queue(.plain(status: 400, text: "Bad path.\n"), on: connection)
         }
         let verb = method.map { String(cString: $0) } ?? "GET"
-        let ifNoneMatch = MHD_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, "If-None-Match").map {
+        let ifNoneMatch = ltrain_MHD_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, "If-None-Match").map {
             String(cString: $0)
         }
         let reply = server.handler(verb, path, ifNoneMatch)
@@ -187,7 +201,7 @@ public final class HTTPServer: @unchecked Sendable {
     /// A response whose body libmicrohttpd copies, so the bytes need not outlive the call.
     private static func copiedResponse(_ bytes: [UInt8]) -> OpaquePointer? {
         bytes.withUnsafeBytes { raw in
-            MHD_create_response_from_buffer(
+            ltrain_MHD_create_response_from_buffer(
                 raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
         }
     }
@@ -204,11 +218,11 @@ public final class HTTPServer: @unchecked Sendable {
             if let etag { headers.append(("ETag", etag)) }
         case .notModified(let etag):
             status = 304
-            response = MHD_create_response_from_buffer(0, nil, MHD_ResponseMemoryMode.RESPMEM_PERSISTENT)
+            response = ltrain_MHD_create_response_from_buffer(0, nil, MHD_ResponseMemoryMode.RESPMEM_PERSISTENT)
             headers.append(("ETag", etag))
         case .redirect(let location):
             status = 301
-            response = MHD_create_response_from_buffer(0, nil, MHD_ResponseMemoryMode.RESPMEM_PERSISTENT)
+            response = ltrain_MHD_create_response_from_buffer(0, nil, MHD_ResponseMemoryMode.RESPMEM_PERSISTENT)
             headers.append(("Location", location))
         case .plain(let code, let text):
             status = UInt32(code)
@@ -221,13 +235,13 @@ public final class HTTPServer: @unchecked Sendable {
             headers.append(("Allow", allowed))
         case .eventStream(let stream):
             let context = Unmanaged.passRetained(stream).toOpaque()
-            response = MHD_create_response_from_callback(UInt64.max, 1024, HTTPServer.readEvents, context, HTTPServer.freeStream)
+            response = ltrain_MHD_create_response_from_callback(UInt64.max, 1024, HTTPServer.readEvents, context, HTTPServer.freeStream)
             headers.append(("Content-Type", "text/event-stream"))
         }
         guard let response else { return MHD_Result.NO }
-        for (name, value) in headers { MHD_add_response_header(response, name, value) }
-        let result = MHD_queue_response(connection, status, response)
-        MHD_destroy_response(response)
+        for (name, value) in headers { ltrain_MHD_add_response_header(response, name, value) }
+        let result = ltrain_MHD_queue_response(connection, status, response)
+        ltrain_MHD_destroy_response(response)
         return result
     }
 }

@@ -479,4 +479,17 @@ import Testing
         #expect(JSONText.quoted("x\"<y>\n\u{1}\u{2028}") == #""x\"\u003cy>\n\u0001\u2028""#)
         #expect(LiveReload.inject(into: Array("<p>no body".utf8)) == Array("<p>no body".utf8) + LiveReload.tag)
     }
+
+    /// libmicrohttpd is loaded when a server starts, not with the program: a library that is
+    /// missing, or lacks a function serve calls, is an error that says which and how to fix it.
+    @Test func serveSaysWhenLibmicrohttpdCannotBeLoaded() throws {
+        #expect(HTTPServer.loadProblem(of: "libmicrohttpd.so.12") == nil)
+        let missing = try #require(HTTPServer.loadProblem(of: "libltrain-absent.so.1"))
+        #expect(missing.message.hasPrefix("ltrain serve needs GNU libmicrohttpd, which could not be loaded: "))
+        #expect(missing.message.contains("libltrain-absent.so.1: cannot open shared object file"))
+        #expect(missing.hint?.contains("apt-get install libmicrohttpd12") == true)
+        // A library that loads but is not libmicrohttpd: the first function it lacks is named.
+        let other = try #require(HTTPServer.loadProblem(of: "libz.so.1"))
+        #expect(other.message.contains("undefined symbol: MHD_start_daemon_va"))
+    }
 }

@@ -8,6 +8,7 @@ import re
 import shutil
 import struct
 import subprocess
+import urllib.request
 
 import pytest
 
@@ -98,7 +99,9 @@ def test_install_puts_a_binary_on_path_that_needs_no_swift_runtime(tmp_path):
     libraries = subprocess.run(["ldd", binary], capture_output=True, text=True, check=True).stdout
     assert "libswift" not in libraries and "libFoundation" not in libraries, libraries
     needed = {name for name in ("libcmark", "libyaml", "libmicrohttpd", "libpng", "libmimalloc") if name in libraries}
-    assert needed == {"libcmark", "libyaml", "libmicrohttpd", "libpng", "libmimalloc"}, "the README names these"
+    assert needed == {"libcmark", "libyaml", "libpng", "libmimalloc"}, "the README names these"
+    # libmicrohttpd (and GnuTLS behind it) is loaded by `ltrain serve` alone, when it starts.
+    assert "gnutls" not in libraries, libraries
     for name in ("libcmark0.30.2", "libyaml-0-2", "libmicrohttpd12", "libpng16-16", "libmimalloc2.0"):
         assert name in README
     # mimalloc is the allocator the process runs on, not merely a library it loads: its statistics
@@ -111,3 +114,15 @@ def test_install_puts_a_binary_on_path_that_needs_no_swift_runtime(tmp_path):
     subprocess.run(["ltrain", "init", "line"], cwd=tmp_path, env=env, check=True, capture_output=True)
     built = subprocess.run(["ltrain", "build"], cwd=tmp_path / "line", env=env, capture_output=True, text=True)
     assert built.returncode == 0 and built.stdout.startswith("Built 2 stations"), built.stderr
+    # And it serves: libmicrohttpd, which it does not link, is found and loaded when serve starts.
+    server = subprocess.Popen(["ltrain", "serve", "--port", "0"], cwd=tmp_path / "line", env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        line = server.stdout.readline()
+        match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert match, line + server.stdout.read()
+        with urllib.request.urlopen(f"http://127.0.0.1:{match.group(1)}/", timeout=10) as response:
+            assert response.status == 200 and b"<html" in response.read()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
