@@ -1,24 +1,67 @@
+import Foundation
+
 /// Lowercase ASCII words joined by `-`: "Bubba Gump Shrimp Étouffée" → "bubba-gump-shrimp-etouffee".
+/// A letter with marks counts as its letter (as in the text's canonical decomposition, whose marks
+/// are dropped); any other character beyond ASCII separates words.
 package func slugify(_ text: String) -> String {
     var bytes = text
     if let slug = bytes.withUTF8(slugifyASCII) { return slug }
     var slug = ""
     var pendingDash = false
-    // Beyond ASCII: decomposed, so accents become marks to drop.
-    let scalars = text.decomposedStringWithCanonicalMapping.unicodeScalars
-    for scalar in scalars {
-        if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
-            if pendingDash && !slug.isEmpty { slug += "-" }
-            pendingDash = false
-            slug.unicodeScalars.append(Unicode.Scalar(UInt8(scalar.value)).lowercasedASCII)
+    for scalar in text.unicodeScalars {
+        let kept: UInt8
+        if scalar.isASCII {
+            guard let letter = lowercasedLetterOrDigit(UInt8(scalar.value)) else {
+                pendingDash = true
+                continue
+            }
+            kept = letter
+        } else if let base = asciiBases[scalar.value] {
+            kept = base
         } else if scalar.properties.generalCategory == .nonspacingMark {
             continue
         } else {
             pendingDash = true
+            continue
         }
+        if pendingDash && !slug.isEmpty { slug += "-" }
+        pendingDash = false
+        slug.unicodeScalars.append(Unicode.Scalar(kept))
     }
     return slug
 }
+
+/// The byte a slug keeps for an ASCII byte (a letter lowercased, or a digit); nil for the rest.
+@inline(__always)
+private func lowercasedLetterOrDigit(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return byte
+    case UInt8(ascii: "A")...UInt8(ascii: "Z"): return byte + 32
+    default: return nil
+    }
+}
+
+/// The blocks that hold every character whose canonical decomposition begins with an ASCII letter
+/// or digit (Latin-1 Supplement to Latin Extended-B, Latin Extended Additional, the Kelvin and
+/// Ångström signs); SupportTests checks every other character against Foundation's decomposition.
+private let asciiBaseBlocks: [ClosedRange<UInt32>] = [0xC0...0x24F, 0x1E00...0x1EFF, 0x2100...0x214F]
+
+/// Each character of `asciiBaseBlocks` that decomposes to an ASCII letter or digit and marks,
+/// with the byte a slug keeps for it: "É" → "e". Worked out on first use, with Foundation's
+/// decomposition, so that slugging a heading beyond ASCII makes no Foundation string per heading.
+private let asciiBases: [UInt32: UInt8] = {
+    var bases: [UInt32: UInt8] = [:]
+    for block in asciiBaseBlocks {
+        for value in block {
+            guard let scalar = Unicode.Scalar(value),
+                let first = String(Character(scalar)).decomposedStringWithCanonicalMapping.unicodeScalars.first,
+                first.isASCII, let kept = lowercasedLetterOrDigit(UInt8(first.value))
+            else { continue }
+            bases[value] = kept
+        }
+    }
+    return bases
+}()
 
 /// A slug (ASCII, words joined by `-`) cut to at most `limit` characters at the end of a word,
 /// or mid-word when its first word alone is longer: "very-long-title" to 9 is "very-long".
@@ -58,12 +101,6 @@ private func slugifyASCII(_ text: UnsafeBufferPointer<UInt8>) -> String? {
             count += 1
         }
         return count
-    }
-}
-
-extension Unicode.Scalar {
-    fileprivate var lowercasedASCII: Unicode.Scalar {
-        ("A"..."Z").contains(self) ? Unicode.Scalar(value + 32) ?? self : self
     }
 }
 

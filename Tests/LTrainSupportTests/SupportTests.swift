@@ -66,6 +66,45 @@ import Testing
         #expect(slugify("東京") == "")
         #expect(slugify("--Line 3: Tunnel_Works--") == "line-3-tunnel-works")
         #expect(slugify("Line 3: Café") == "line-3-cafe")
+        #expect(slugify("Ångström Őz Ḫa ǅ") == "angstrom-oz-ha")
+        #expect(slugify("e\u{301}te\u{301}") == "ete")
+        #expect(slugify("Straße 42 — 東京 Ünter") == "stra-e-42-unter")
+    }
+
+    /// Every character beyond ASCII slugs as in its canonical decomposition (Foundation's), marks
+    /// dropped: the table of letters with marks covers every block where one decomposes to ASCII.
+    @Test func slugsBeyondASCIIMatchTheCanonicalDecomposition() {
+        func decomposedSlug(_ text: String) -> String {
+            var slug = ""
+            var pendingDash = false
+            for scalar in text.decomposedStringWithCanonicalMapping.unicodeScalars {
+                if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
+                    if pendingDash && !slug.isEmpty { slug += "-" }
+                    pendingDash = false
+                    slug += String(scalar).lowercased()
+                } else if scalar.properties.generalCategory == .nonspacingMark {
+                    continue
+                } else {
+                    pendingDash = true
+                }
+            }
+            return slug
+        }
+        var checked = 0
+        var differing: [String] = []
+        for value in UInt32(0x80)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            switch scalar.properties.generalCategory {
+            case .unassigned, .privateUse, .surrogate: continue
+            default: break
+            }
+            // Between letters, so that a character taken for a separator shows as a dash.
+            let text = "a\(scalar)b"
+            checked += 1
+            if slugify(text) != decomposedSlug(text) { differing.append(String(value, radix: 16)) }
+        }
+        #expect(differing.isEmpty, "U+\(differing.prefix(20).joined(separator: ", U+"))")
+        #expect(checked > 100_000)
     }
 
     @Test func uniqueSlugsCountOnFromTwo() {
