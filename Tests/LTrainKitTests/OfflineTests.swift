@@ -64,6 +64,16 @@ import Testing
         #expect(at(96 + 21, 96) == [0x1C, 0x1C, 0x1E], "its ring")
     }
 
+    /// Each drawn icon's PNG holds exactly the pixels drawn, at every size the site writes.
+    @Test func theIconsPNGsHoldThePixelsDrawn() throws {
+        for size in [180, 192, 512] {
+            let png = try #require(AppIcon.png(size: size))
+            let decoded = try PNG.decoded(png).get()
+            #expect(decoded.size == PixelSize(width: size, height: size))
+            #expect(decoded.rgb == AppIcon.pixels(size: size), "\(size)")
+        }
+    }
+
     @Test func anAuthorsIconReplacesTheDrawnOnes() throws {
         let site = try TestSite.defaultSite()
         let icon = try #require(AppIcon.png(size: 256))
