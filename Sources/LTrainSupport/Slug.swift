@@ -84,11 +84,7 @@ private func slugifyASCII(_ text: UnsafeBufferPointer<UInt8>) -> String? {
         var count = 0
         var pendingDash = false
         for byte in text {
-            let lowered: UInt8
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): lowered = byte
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): lowered = byte + 32
-            default:
+            guard let lowered = lowercasedLetterOrDigit(byte) else {
                 pendingDash = true
                 continue
             }
