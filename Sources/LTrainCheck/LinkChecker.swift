@@ -155,9 +155,16 @@ public enum LinkChecker {
     /// index), so each is judged (decoded, resolved and looked up) once a folder rather than once
     /// a page. It also remembers the external links its pages listed (external on any page, and
     /// repeated on many): each is judged and listed once. Not thread-safe: one per thread.
-    public final class FineLinks {
+    ///
+    /// Handed from one thread to the next only through a `LinkMemory`'s lock, and used by one
+    /// thread at a time in between: hence `@unchecked Sendable`.
+    public final class FineLinks: @unchecked Sendable {
         private var byFolder: [String: Set<String>] = [:]
         fileprivate var listedExternal: Set<String> = []
+        /// The `LinkMemory` generation (files and site URL) its links were judged against.
+        fileprivate var generation = 0
+        /// How many links it has seen judged (none it knew to be fine): for tests of the memory.
+        package fileprivate(set) var judged = 0
 
         public init() {}
 
@@ -167,6 +174,50 @@ public enum LinkChecker {
 
         fileprivate func keep(_ links: Set<String>, in folder: String) {
             byFolder[folder] = links
+        }
+    }
+
+    /// Links judged fine, kept from one render of a site to the next (`ltrain serve`): a link
+    /// without a `#fragment` judged fine on a page of a folder stays fine on every page of that
+    /// folder while the site's files and its URL are the same, whatever else changed. Each
+    /// rendering thread takes a `FineLinks` for the render and gives it back after; a render
+    /// against other files or another URL starts them all afresh. External links are listed
+    /// again by every render (each render's list is its own), from the first page that has each.
+    public final class LinkMemory: Sendable {
+        private struct State {
+            var files: Set<String> = []
+            var siteURL: String?
+            var generation = 0
+            var idle: [FineLinks] = []
+        }
+        private let state = Mutex(State())
+
+        public init() {}
+
+        /// A `FineLinks` for one thread of a render against `files` and `siteURL`: one a render
+        /// against the same gave back, or a new one.
+        public func take(files: Set<String>, siteURL: String?) -> FineLinks {
+            state.withLock { state in
+                // The same routes hand over the same set, which compares at once.
+                if state.generation == 0 || state.files != files || state.siteURL != siteURL {
+                    state.files = files
+                    state.siteURL = siteURL
+                    state.generation += 1
+                    state.idle = []
+                }
+                let fineLinks = state.idle.popLast() ?? FineLinks()
+                fineLinks.generation = state.generation
+                fineLinks.listedExternal = []
+                return fineLinks
+            }
+        }
+
+        /// Gives back what `take` gave, once its thread is done with it; dropped when the files
+        /// changed in the meantime.
+        public func giveBack(_ fineLinks: FineLinks) {
+            state.withLock { state in
+                if fineLinks.generation == state.generation { state.idle.append(fineLinks) }
+            }
         }
     }
 
@@ -182,6 +233,7 @@ public enum LinkChecker {
         defer { fineLinks?.keep(fine, in: folder) }
         for link in scanned.links {
             if fine.contains(link) || fineLinks?.listedExternal.contains(link) == true { continue }
+            fineLinks?.judged += 1
             switch judge(
                 link, on: outputPath, inFolder: folder, files: files, ids: { _ in nil }, ownIDs: scanned.ids,
                 siteURL: siteURL)

@@ -157,6 +157,45 @@ import Testing
         #expect(check("stations/a.html", #"<a href="c.html">c</a>"#).count == 1)
     }
 
+    /// A link memory hands the next render what the last judged fine, while the files and the
+    /// site's URL are the same: the same page is not judged again, but its broken link still is,
+    /// and other files or another URL start afresh. Each render lists its external links anew.
+    @Test func aLinkMemoryKeepsFineLinksWhileTheFilesAreTheSame() {
+        let files: Set<String> = ["style.css", "stations/a.html", "stations/b.html"]
+        let html = ##"<link href="../style.css"><a href="b.html">b</a><a href="c.html">c</a><a href="https://example.org/">x</a>"##
+        let memory = LinkChecker.LinkMemory()
+        func render(_ files: Set<String>, siteURL: String? = nil) -> (judged: Int, check: PageCheck) {
+            let fine = memory.take(files: files, siteURL: siteURL)
+            defer { memory.giveBack(fine) }
+            let before = fine.judged
+            let check = LinkChecker.checkPage(
+                outputPath: "stations/a.html", bytes: Array(html.utf8), templatePath: "templates/station.mustache",
+                sourceLinks: [], files: files, siteURL: siteURL, fineLinks: fine)
+            return (fine.judged - before, check)
+        }
+        let first = render(files)
+        #expect(first.judged == 4)
+        #expect(first.check.problems.count == 1)
+        #expect(first.check.external == ["https://example.org/"])
+        // The same files again: only the broken link and the external one are judged; both are
+        // reported and listed again.
+        let second = render(files)
+        #expect(second.judged == 2)
+        #expect(second.check.problems.map(\.message) == first.check.problems.map(\.message))
+        #expect(second.check.external == ["https://example.org/"])
+        // Without stations/b.html, its link is judged again, and broken.
+        let fewer = render(["style.css", "stations/a.html"])
+        #expect(fewer.judged == 4)
+        #expect(fewer.check.problems.count == 2)
+        // Another site URL starts afresh too.
+        #expect(render(["style.css", "stations/a.html"], siteURL: "https://example.net/").judged == 4)
+        // A FineLinks given back after its files changed is not handed out again.
+        let stale = memory.take(files: files, siteURL: nil)
+        _ = memory.take(files: ["style.css"], siteURL: nil)
+        memory.giveBack(stale)
+        #expect(memory.take(files: ["style.css"], siteURL: nil) !== stale)
+    }
+
     /// An external link is listed by the first page a checker finds it on, whatever the folder:
     /// the pages' lists together hold every external link once, and a link of the site that
     /// merely looks like one already listed is still judged.

@@ -448,6 +448,32 @@ import Testing
         #expect(status(preview.answer(method: "GET", path: "/CNAME", ifNoneMatch: nil)) == 404)
     }
 
+    /// The links judged fine are kept from one rebuild to the next only while the site's files
+    /// are the same: a link written to another station's page is fine through a title edit, and
+    /// broken once that station is deleted. One thread, so that one memory sees every page.
+    @Test func linksKeptFineAcrossRebuildsAreJudgedAgainWhenAFileGoes() throws {
+        let site = try TestSite.defaultSite()
+        let first = site.content + "/stations/01-eighth-avenue.md"
+        try site.write("content/stations/01-eighth-avenue.md", try String(contentsOfFile: first, encoding: .utf8) + "\nNext: [sixth](sixth-avenue.html).\n")
+        var options = ServeOptions()
+        options.contentDirectory = site.content
+        options.templatesDirectory = site.templates
+        options.jobs = 1
+        let preview = PreviewSession(options: options)
+        #expect(preview.rebuild().problems.isEmpty)
+        let third = site.content + "/stations/03-union-square.md"
+        let text = try String(contentsOfFile: third, encoding: .utf8)
+        try site.write("content/stations/03-union-square.md", text.replacingOccurrences(of: "title: ", with: "title: New "))
+        let retitled = preview.rebuild(changed: [third, first])
+        #expect(retitled.problems.isEmpty)
+        #expect(retitled.keptRoutes)
+        try site.remove("content/stations/02-sixth-avenue.md")
+        let deleted = preview.rebuild(changed: [site.content + "/stations/02-sixth-avenue.md"])
+        #expect(
+            deleted.problems.map(\.message)
+                .contains("link 'sixth-avenue.html' points to info/sixth-avenue.html, which is not in the site"))
+    }
+
     @Test func bodyOnlyEditsStillCatchBrokenLinksAndFragments() throws {
         let site = try TestSite.defaultSite()
         let first = site.content + "/stations/01-eighth-avenue.md"

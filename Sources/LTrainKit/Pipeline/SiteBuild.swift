@@ -88,6 +88,9 @@ public struct PreparedSite: Sendable {
     package var warningLog: DiagnosticLog
     /// The warnings to print: at most the log's limit, then a line saying how many more there were.
     public var warnings: [Diagnostic] { warningLog.warnings }
+    /// The links judged fine by the last render, for the next (`ltrain serve`; see
+    /// `LinkChecker.LinkMemory`); nil for a build, which renders each page once.
+    package var linkMemory: LinkChecker.LinkMemory?
 
     /// The same site, whose renderer keeps parts of its pages for the versions that follow
     /// (`PageRenderer.keepingParts`: the Markdown texts' renders and the index's rows), going on
@@ -98,6 +101,7 @@ public struct PreparedSite: Sendable {
         var copy = self
         copy.renderer = renderer.keepingParts(after: last?.renderer, keepsRenders: true)
         copy.renderer.findsNotices = false
+        copy.linkMemory = last?.linkMemory ?? LinkChecker.LinkMemory()
         return copy
     }
 
@@ -589,7 +593,9 @@ public enum SiteBuild {
         let nextGenerated = Atomic<Int>(0)
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             let renderer = workers > 1 ? renderer.privateCopy() : renderer
-            let fineLinks = LinkChecker.FineLinks()
+            let fineLinks =
+                prepared.linkMemory?.take(files: files, siteURL: renderer.site.baseURL) ?? LinkChecker.FineLinks()
+            defer { prepared.linkMemory?.giveBack(fineLinks) }
             // The generated files first, each by one worker while the others start on the pages,
             // since drawing the icons after the pages left a core idle.
             while true {
