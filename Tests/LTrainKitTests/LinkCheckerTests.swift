@@ -157,6 +157,18 @@ import Testing
         #expect(check("stations/a.html", #"<a href="c.html">c</a>"#).count == 1)
     }
 
+    /// Values and text of every length up to past where the scanner stops reading eight bytes at
+    /// a time and asks memchr, with the byte it looks for at each place.
+    @Test func scannerFindsTheEndOfSpansOfEveryLength() {
+        for length in 0..<80 {
+            let value = String(repeating: "x", count: length)
+            let text = String(repeating: "t", count: length)
+            let scanned = HTMLScanner.scan(#"<p>\#(text)<a href="\#(value)" id='\#(value)i'>\#(text)</a><!--\#(text)-->"#)
+            #expect(scanned.links == [value], "length \(length)")
+            #expect(scanned.ids == ["\(value)i"], "length \(length)")
+        }
+    }
+
     /// A link memory hands the next render what the last judged fine, while the files and the
     /// site's URL are the same: the same page is not judged again, but its broken link still is,
     /// and other files or another URL start afresh. Each render lists its external links anew.
