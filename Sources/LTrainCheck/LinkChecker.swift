@@ -163,10 +163,19 @@ public enum LinkChecker {
         fileprivate var listedExternal: Set<String> = []
         /// The `LinkMemory` generation (files and site URL) its links were judged against.
         fileprivate var generation = 0
+        /// With a `LinkMemory`: the links found fine since it was taken, by folder, for the memory
+        /// to add when it is given back.
+        fileprivate var added: [String: [String]]?
         /// How many links it has seen judged (none it knew to be fine): for tests of the memory.
         package fileprivate(set) var judged = 0
 
         public init() {}
+
+        fileprivate init(knowing byFolder: [String: Set<String>], generation: Int) {
+            self.byFolder = byFolder
+            self.generation = generation
+            self.added = [:]
+        }
 
         fileprivate func take(_ folder: String) -> Set<String> {
             byFolder.removeValue(forKey: folder) ?? []
@@ -175,27 +184,32 @@ public enum LinkChecker {
         fileprivate func keep(_ links: Set<String>, in folder: String) {
             byFolder[folder] = links
         }
+
+        fileprivate func found(_ link: String, fineIn folder: String) {
+            added?[folder, default: []].append(link)
+        }
     }
 
     /// Links judged fine, kept from one render of a site to the next (`ltrain serve`): a link
     /// without a `#fragment` judged fine on a page of a folder stays fine on every page of that
     /// folder while the site's files and its URL are the same, whatever else changed. Each
-    /// rendering thread takes a `FineLinks` for the render and gives it back after; a render
-    /// against other files or another URL starts them all afresh. External links are listed
-    /// again by every render (each render's list is its own), from the first page that has each.
+    /// rendering thread takes a `FineLinks` that knows every link the memory holds, and gives it
+    /// back after with those it found; a render against other files or another URL starts afresh.
+    /// External links are listed again by every render (each render's list is its own), from the
+    /// first page that has each.
     public final class LinkMemory: Sendable {
         private struct State {
             var files: Set<String> = []
             var siteURL: String?
             var generation = 0
-            var idle: [FineLinks] = []
+            var byFolder: [String: Set<String>] = [:]
         }
         private let state = Mutex(State())
 
         public init() {}
 
-        /// A `FineLinks` for one thread of a render against `files` and `siteURL`: one a render
-        /// against the same gave back, or a new one.
+        /// A `FineLinks` for one thread of a render against `files` and `siteURL`, knowing every
+        /// link judged fine against the same (the sets are shared until one is added to).
         public func take(files: Set<String>, siteURL: String?) -> FineLinks {
             state.withLock { state in
                 // The same routes hand over the same set, which compares at once.
@@ -203,20 +217,19 @@ public enum LinkChecker {
                     state.files = files
                     state.siteURL = siteURL
                     state.generation += 1
-                    state.idle = []
+                    state.byFolder = [:]
                 }
-                let fineLinks = state.idle.popLast() ?? FineLinks()
-                fineLinks.generation = state.generation
-                fineLinks.listedExternal = []
-                return fineLinks
+                return FineLinks(knowing: state.byFolder, generation: state.generation)
             }
         }
 
-        /// Gives back what `take` gave, once its thread is done with it; dropped when the files
-        /// changed in the meantime.
+        /// Adds what a `FineLinks` from `take` found, once its thread is done with it; nothing
+        /// when the files changed in the meantime.
         public func giveBack(_ fineLinks: FineLinks) {
+            guard let added = fineLinks.added else { return }
             state.withLock { state in
-                if fineLinks.generation == state.generation { state.idle.append(fineLinks) }
+                guard fineLinks.generation == state.generation else { return }
+                for (folder, links) in added { state.byFolder[folder, default: []].formUnion(links) }
             }
         }
     }
@@ -240,7 +253,10 @@ public enum LinkChecker {
             {
             case .fine:
                 // A link to a fragment depends on the page it points into (this one, perhaps).
-                if fineLinks != nil && !link.utf8.contains(UInt8(ascii: "#")) { fine.insert(link) }
+                if let fineLinks, !link.utf8.contains(UInt8(ascii: "#")) {
+                    fine.insert(link)
+                    fineLinks.found(link, fineIn: folder)
+                }
                 continue
             case .fragmentElsewhere(let target, let fragment):
                 let problem = diagnostic(

@@ -201,11 +201,30 @@ import Testing
         #expect(fewer.check.problems.count == 2)
         // Another site URL starts afresh too.
         #expect(render(["style.css", "stations/a.html"], siteURL: "https://example.net/").judged == 4)
-        // A FineLinks given back after its files changed is not handed out again.
+        // What one thread found, the next knows, however many took one meanwhile; but not what
+        // a thread found against files that changed before it gave it back.
+        let one = memory.take(files: files, siteURL: nil)
+        let other = memory.take(files: files, siteURL: nil)
+        _ = LinkChecker.checkPage(
+            outputPath: "stations/a.html", bytes: Array(html.utf8), templatePath: "templates/station.mustache",
+            sourceLinks: [], files: files, fineLinks: one)
+        memory.giveBack(one)
+        memory.giveBack(other)
+        #expect(render(files).judged == 2)
+        func checkIndex(_ files: Set<String>, with fine: LinkChecker.FineLinks) -> Int {
+            LinkChecker.checkPage(
+                outputPath: "index.html", bytes: Array(#"<a href="stations/b.html">b</a>"#.utf8),
+                templatePath: "templates/index.mustache", sourceLinks: [], files: files, fineLinks: fine
+            ).problems.count
+        }
         let stale = memory.take(files: files, siteURL: nil)
-        _ = memory.take(files: ["style.css"], siteURL: nil)
+        #expect(checkIndex(files, with: stale) == 0)
+        let withoutB: Set<String> = ["style.css", "stations/a.html"]
+        let current = memory.take(files: withoutB, siteURL: nil)
         memory.giveBack(stale)
-        #expect(memory.take(files: ["style.css"], siteURL: nil) !== stale)
+        memory.giveBack(current)
+        let next = memory.take(files: withoutB, siteURL: nil)
+        #expect(checkIndex(withoutB, with: next) == 1)
     }
 
     /// An external link is listed by the first page a checker finds it on, whatever the folder:
