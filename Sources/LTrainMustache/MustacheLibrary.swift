@@ -172,8 +172,9 @@ public struct MustacheLibrary: Sendable {
     /// byte buffer costs a fraction of appending to a String, and a page is dozens of appends.
     /// `itemMemory`: bytes of list items the caller keeps from its last render of this page
     /// (see `MustacheItemMemory`), used where it has them, and given what this render wrote.
+    /// `capacity`: the bytes expected, when known (a larger page than most), or 0.
     package func renderBytes(
-        _ name: String, _ context: MustacheValue, itemMemory: (any MustacheItemMemory)? = nil
+        _ name: String, _ context: MustacheValue, itemMemory: (any MustacheItemMemory)? = nil, capacity: Int = 0
     ) throws(MustacheError) -> [UInt8] {
         guard let nodes = templates[name] else {
             throw MustacheError(templateName: name, location: nil, message: "no template named '\(name)'")
@@ -181,7 +182,7 @@ public struct MustacheLibrary: Sendable {
         var renderer = MustacheRenderer(library: self, chain: [name])
         renderer.itemMemory = itemMemory
         var stack = [context]
-        var output = RenderedBytes()
+        var output = RenderedBytes(capacity: max(8192, capacity + capacity / 64))
         try renderer.render(nodes, stack: &stack, overrides: [], into: &output)
         return output.bytes
     }

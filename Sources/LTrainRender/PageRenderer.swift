@@ -525,7 +525,11 @@ public struct PageRenderer: Sendable {
             if inputs.page == .index, let parts, parts.keepsRenders {
                 itemMemory = IndexRenderMemory(parts: parts, templateKey: templateKeys[templateName], lists: inputs.knownLists)
             }
-            let bytes = try library.renderBytes(templateName, .object(context), itemMemory: itemMemory)
+            // The index of a large site is megabytes: written into room for its last size, not
+            // into a buffer that doubles a dozen times from a page's size.
+            let bytes = try library.renderBytes(
+                templateName, .object(context), itemMemory: itemMemory, capacity: itemMemory?.parts.lastIndexSize ?? 0)
+            itemMemory?.parts.lastIndexSize = bytes.count
             return RenderedPage(
                 page: inputs.page, outputPath: inputs.outputPath, bytes: bytes, templatePath: templatePath,
                 templateSources: includedSources[templateName] ?? [], sourceLinks: sourceLinks, notices: notices,

@@ -70,6 +70,8 @@ package final class PartMemory: Sendable {
         /// rendered them; another key drops every row's bytes.
         var templateKey: ContentHash?
         var sections: [MustacheListSection] = []
+        /// How many bytes the index's last render wrote: room to render the next into at once.
+        var indexSize = 0
     }
 
     /// Whether whole renders (and rows) are kept, or the texts' sections alone.
@@ -198,6 +200,12 @@ package final class PartMemory: Sendable {
 
     /// Before a render of the index: the key of the templates it can include (another key drops
     /// every row's bytes). The rows it renders are those `rows(of:layout:make:)` last gave.
+    /// How many bytes the index's last render with this memory wrote (0 before the first).
+    var lastIndexSize: Int {
+        get { state.withLock { $0.indexSize } }
+        set { state.withLock { $0.indexSize = newValue } }
+    }
+
     func startIndexRender(templateKey: ContentHash?) {
         reusedItems.store(0, ordering: .relaxed)
         state.withLock { state in

@@ -156,6 +156,8 @@ import Testing
         }
         #expect(try retitle("Union Sq").problems.isEmpty)
         #expect(preview.partMemory?.itemsReused == 2 * (count - 1))
+        // The next index render is given room for the bytes this one wrote.
+        #expect(preview.partMemory?.lastIndexSize == preview.servedFiles["index.html"]?.count)
 
         let template = site.templates + "/station.mustache"
         try site.write("templates/station.mustache", try String(contentsOfFile: template, encoding: .utf8) + "<!-- edited -->\n")
