@@ -182,6 +182,7 @@ public struct MustacheLibrary: Sendable {
         var renderer = MustacheRenderer(library: self, chain: [name])
         renderer.itemMemory = itemMemory
         var stack = [context]
+        // A sixty-fourth more than expected: an edit that lengthens the page a little still fits.
         var output = RenderedBytes(capacity: max(8192, capacity + capacity / 64))
         try renderer.render(nodes, stack: &stack, overrides: [], into: &output)
         return output.bytes

@@ -198,14 +198,14 @@ package final class PartMemory: Sendable {
         }
     }
 
-    /// Before a render of the index: the key of the templates it can include (another key drops
-    /// every row's bytes). The rows it renders are those `rows(of:layout:make:)` last gave.
     /// How many bytes the index's last render with this memory wrote (0 before the first).
     var lastIndexSize: Int {
         get { state.withLock { $0.indexSize } }
         set { state.withLock { $0.indexSize = newValue } }
     }
 
+    /// Before a render of the index: the key of the templates it can include (another key drops
+    /// every row's bytes). The rows it renders are those `rows(of:layout:make:)` last gave.
     func startIndexRender(templateKey: ContentHash?) {
         reusedItems.store(0, ordering: .relaxed)
         state.withLock { state in
