@@ -461,12 +461,11 @@ public struct PageRenderer: Sendable {
             hasher.add(routes.contentLinksKey)
             return hasher.hash
         }
+        let rewriters = contentPaths.map { routes.contentLinkRewriter(writtenIn: $0, on: inputs.page) }
         hasher.add(links.count)
         for link in links {
             hasher.add(link)
-            for contentPath in contentPaths {
-                hasher.add(routes.rewriteContentLink(link, writtenIn: contentPath, on: inputs.page) ?? "\u{0}")
-            }
+            for rewrite in rewriters { hasher.add(rewrite(link) ?? "\u{0}") }
         }
         return hasher.hash
     }
@@ -562,13 +561,10 @@ public struct PageRenderer: Sendable {
         _ source: MarkdownSource, on page: Page, template: String, sourceLinks: inout [SourceLink],
         notices: inout [TextNotices], searchSections: inout [MarkdownSection]?
     ) -> String {
-        let routes = self.routes
         // An info page's text is cut into sections for the search index in the same walk.
         var collectsSections = false
         if case .info = page, searchContext != nil { collectsSections = true }
-        let rewriteLink: Markdown.LinkRewriter = { destination in
-            routes.rewriteContentLink(destination, writtenIn: source.contentPath, on: page)
-        }
+        let rewriteLink = routes.contentLinkRewriter(writtenIn: source.contentPath, on: page)
         let options = site.markdownOptions
         let reservedIDs = templateIDs[template] ?? []
         let findsNotices = self.findsNotices
@@ -658,8 +654,6 @@ public struct PageRenderer: Sendable {
                         source, on: inputs.page, template: inputs.template,
                         sourceLinks: &sourceLinks, notices: &notices, searchSections: &searchSections))
             case .checklist(let source):
-                let routes = self.routes
-                let page = inputs.page
                 // The rows' ids too: a heading "Groceries Milk" above the row "Milk" of the checklist
                 // `groceries` would take the row's `groceries-milk`.
                 var reserved = templateIDs[inputs.template] ?? []
@@ -667,10 +661,8 @@ public struct PageRenderer: Sendable {
                     for case .object(let row) in rows { if case .string(let id)? = row["id"] { reserved.insert(id) } }
                 }
                 let split = Markdown.splitFirstList(
-                    source.text, options: site.markdownOptions, findsNotices: findsNotices, reservedIDs: reserved
-                ) { destination in
-                    routes.rewriteContentLink(destination, writtenIn: source.contentPath, on: page)
-                }
+                    source.text, options: site.markdownOptions, findsNotices: findsNotices, reservedIDs: reserved,
+                    rewriteLink: routes.contentLinkRewriter(writtenIn: source.contentPath, on: inputs.page))
                 sourceLinks += (split?.links ?? []).map { SourceLink($0, in: source) }
                 notices.append(TextNotices(displayPath: source.displayPath, notices: split?.notices ?? []))
                 context["intro"] = .string(split?.introductionHTML ?? "")

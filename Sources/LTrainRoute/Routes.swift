@@ -280,14 +280,27 @@ public struct Routes: Sendable {
     /// (`../stations/03-union-square.md#history`, `../assets/map.png`) into a link from `page`
     /// to that file's output. Returns nil for links that are not to content files (external, or unknown).
     public func rewriteContentLink(_ destination: String, writtenIn contentPath: String, on page: Page) -> String? {
-        guard Self.mayLeadToContent(destination) else { return nil }
-        let (target, fragment) = Self.splitFragment(destination)
-        guard let resolved = SitePath.resolve(target, against: contentPath), var output = contentTargets[resolved] else {
-            return nil
+        contentLinkRewriter(writtenIn: contentPath, on: page)(destination)
+    }
+
+    /// `rewriteContentLink(_:writtenIn:on:)` for every link of one text on one page: the text's
+    /// folder and the page's path are found once, not once a link.
+    public func contentLinkRewriter(writtenIn contentPath: String, on page: Page) -> @Sendable (String) -> String? {
+        let folder = SitePath.folder(of: contentPath)
+        let pagePath = path(of: page)
+        let contentTargets = self.contentTargets
+        let infoTargets = self.infoTargets
+        return { destination in
+            guard Self.mayLeadToContent(destination) else { return nil }
+            let (target, fragment) = Self.splitFragment(destination)
+            guard let resolved = SitePath.resolve(target, inFolder: folder), var output = contentTargets[resolved] else {
+                return nil
+            }
+            // A station's headings are on its info page, so a link to one of them goes there.
+            if fragment.utf8.count > 1, let info = infoTargets[resolved] { output = info }
+            let link = SitePath.relativePath(from: pagePath, to: output)
+            return fragment.isEmpty ? link : link + fragment
         }
-        // A station's headings are on its info page, so a link to one of them goes there.
-        if fragment.utf8.count > 1, let info = infoTargets[resolved] { output = info }
-        return SitePath.relativePath(from: path(of: page), to: output) + fragment
     }
 
     /// A link's destination split before its first `#`: the path, and the fragment with its `#`
