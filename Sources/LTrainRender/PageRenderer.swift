@@ -29,16 +29,26 @@ public struct SourceLink: Sendable, Equatable {
         self.missingContentFile = missingContentFile
     }
 
+    /// The length in bytes of the path of `destination` (what comes before its `#`) when it names
+    /// a `.md` file and does not start from the root; nil otherwise. On the bytes: it runs for
+    /// every link of every page.
+    private static func markdownPathLength(of destination: String) -> Int? {
+        var destination = destination
+        return destination.withUTF8 { bytes in
+            let end = UnsafeRawBufferPointer(bytes).firstOffset(of: UInt8(ascii: "#"), from: 0) ?? bytes.count
+            guard end >= 3, bytes[0] != UInt8(ascii: "/"), bytes[end - 3] == UInt8(ascii: "."),
+                bytes[end - 2] == UInt8(ascii: "m"), bytes[end - 1] == UInt8(ascii: "d")
+            else { return nil }
+            return end
+        }
+    }
+
     /// Records a link written in a Markdown source (line numbers of the Markdown, shifted to the file's).
     init(_ link: MarkdownLink, in source: MarkdownSource) {
         var missing: String?
-        let destination = link.destination.utf8
-        let path = destination[..<(destination.firstIndex(of: UInt8(ascii: "#")) ?? destination.endIndex)]
         // A `.md` destination that is still there after rewriting named no content file.
-        if path.count >= 3 && path.suffix(3).elementsEqual(".md".utf8) && path.first != UInt8(ascii: "/")
-            && !SitePath.hasScheme(link.destination)
-        {
-            let written = String(Substring(path))
+        if let length = Self.markdownPathLength(of: link.destination), !SitePath.hasScheme(link.destination) {
+            let written = String(decoding: link.destination.utf8.prefix(length), as: UTF8.self)
             missing = SitePath.resolve(written, against: source.contentPath) ?? written
         }
         self.init(

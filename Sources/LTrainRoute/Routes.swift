@@ -307,7 +307,8 @@ public struct Routes: Sendable {
     /// ("" when there is none). A link to a content file names the file `resolve`s the path to.
     package static func splitFragment(_ destination: String) -> (target: String, fragment: String) {
         // '#' found on the bytes: searching Characters would walk grapheme clusters.
-        guard let hash = destination.utf8.firstIndex(of: UInt8(ascii: "#")) else { return (destination, "") }
+        guard let offset = destination.firstUTF8Offset(of: UInt8(ascii: "#")) else { return (destination, "") }
+        let hash = destination.utf8.index(destination.utf8.startIndex, offsetBy: offset)
         return (String(destination[..<hash]), String(destination[hash...]))
     }
 

@@ -48,6 +48,37 @@ import Testing
         #expect(routes.rewriteContentLink("https://example.org/a.md", writtenIn: "index.md", on: .index) == nil)
         #expect(routes.rewriteContentLink("09-missing.md", writtenIn: "stations/01-a.md", on: info) == nil)
         #expect(routes.rewriteContentLink("#top", writtenIn: "index.md", on: .index) == nil)
+        // The fragment is cut at its '#' byte, after text of any script.
+        #expect(routes.rewriteContentLink("02-b.md#gesch%C3%BCtzt-été", writtenIn: "stations/01-a.md", on: info) == "b.html#gesch%C3%BCtzt-été")
+        #expect(routes.rewriteContentLink("été.md#x", writtenIn: "stations/01-a.md", on: info) == nil)
+        #expect(Routes.splitFragment("été/ü.md#à#b") == ("été/ü.md", "#à#b"))
+        #expect(Routes.splitFragment("no-fragment.md") == ("no-fragment.md", ""))
+        #expect(Routes.splitFragment("#only") == ("", "#only"))
+        // One rewriter for a text on a page answers as rewriteContentLink does, link by link.
+        let rewrite = routes.contentLinkRewriter(writtenIn: "stations/01-a.md", on: info)
+        for link in ["02-b.md", "02-b.md#history", "../index.md", "../assets/map.png", "09-missing.md", "#top", "https://x.org"] {
+            #expect(rewrite(link) == routes.rewriteContentLink(link, writtenIn: "stations/01-a.md", on: info), "\(link)")
+        }
+    }
+
+    /// A link that still names a `.md` file after rewriting names a content file that is not there;
+    /// one from the root, with a scheme, or to another kind of file does not.
+    @Test func aLinkLeftNamingAMarkdownFileNamesAMissingContentFile() throws {
+        let source = MarkdownSource(text: "", displayPath: "content/stations/01-a.md", contentPath: "stations/01-a.md", lineOffset: 4)
+        func missing(_ destination: String) -> String? {
+            let link = MarkdownLink(destination: destination, writtenDestination: destination, line: 2, column: 3, isImage: false)
+            return SourceLink(link, in: source).missingContentFile
+        }
+        #expect(missing("09-nowhere.md") == "stations/09-nowhere.md")
+        #expect(missing("09-nowhere.md#history") == "stations/09-nowhere.md")
+        #expect(missing("../über/ça.md#été") == "über/ça.md")
+        #expect(missing("../../outside.md") == "../../outside.md")
+        #expect(missing(".md") == "stations/.md")
+        for other in ["/09-nowhere.md", "https://example.org/a.md", "mailto:a.md", "a.mdx", "md", "a#b.md", "a.md/", "", "#x.md"] {
+            #expect(missing(other) == nil, "\(other)")
+        }
+        let link = MarkdownLink(destination: "x.md", writtenDestination: "x.md", line: 2, column: 3, isImage: false)
+        #expect(SourceLink(link, in: source).location == SourceLocation(line: 6, column: 3))
     }
 
     @Test func twoThingsClaimingOnePathIsAnError() throws {
