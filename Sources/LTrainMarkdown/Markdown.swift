@@ -700,6 +700,8 @@ public enum Markdown {
     /// Schemes that run code or smuggle content, in lowercase.
     private static let dangerousSchemes: [[UInt8]] = ["javascript:", "vbscript:", "data:", "file:"].map { Array($0.utf8) }
     private static let longestDangerousScheme = dangerousSchemes.map(\.count).max() ?? 0
+    /// The first byte of each, in lowercase.
+    private static let dangerousFirstBytes: [UInt8] = dangerousSchemes.compactMap(\.first)
 
     /// The destination a link written to `written` has in the HTML, or nil when it keeps it:
     /// rewritten by `rewriteLink`, then emptied when it is dangerous and raw HTML is off.
@@ -713,6 +715,13 @@ public enum Markdown {
     /// characters, the way browsers read URLs, and ignoring ASCII case. Byte by byte, without
     /// allocating: it runs for every link of every page.
     static func isDangerous(_ destination: String) -> Bool {
+        // Most links start with a byte no dangerous scheme does (`h` of `https:`, a digit, `.`,
+        // `#`): those are told at their first byte.
+        if let first = destination.utf8.first, first > 0x20, first != 0x7F,
+            !dangerousFirstBytes.contains(first | (first >= UInt8(ascii: "A") && first <= UInt8(ascii: "Z") ? 0x20 : 0))
+        {
+            return false
+        }
         let longest = longestDangerousScheme
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: longest) { prefix in
             var count = 0

@@ -315,7 +315,9 @@ public struct Routes: Sendable {
     /// Whether `rewriteContentLink` may rewrite this destination: a relative path (not empty, not
     /// a bare `#fragment`, not from the root, no scheme). Others lead where they say, whatever the site.
     public static func mayLeadToContent(_ destination: String) -> Bool {
-        !destination.isEmpty && !destination.hasPrefix("#") && !destination.hasPrefix("/") && !SitePath.hasScheme(destination)
+        // The first byte, not hasPrefix: this runs for every link of every page.
+        guard let first = destination.utf8.first, first != UInt8(ascii: "#"), first != UInt8(ascii: "/") else { return false }
+        return !SitePath.hasScheme(destination)
     }
 
 }

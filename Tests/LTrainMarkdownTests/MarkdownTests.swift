@@ -63,7 +63,7 @@ import LTrainSupport
     @Test func dangerousSchemesAreFoundThroughCaseSpacesAndControls() {
         for dangerous in [
             "javascript:x", "JavaScript:x", " \tjava\nscript:x", "\u{1}javascript:x", "java\u{7F}script:x",
-            "vbscript:x", "DATA:text/html,x", "file:///etc/passwd", "data:", "FiLe:x",
+            "vbscript:x", "DATA:text/html,x", "file:///etc/passwd", "data:", "FiLe:x", "\u{7F}VBScript:x",
         ] {
             #expect(Markdown.isDangerous(dangerous), "\(dangerous.debugDescription) should be dangerous")
         }
