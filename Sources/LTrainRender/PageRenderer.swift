@@ -44,7 +44,7 @@ public struct SourceLink: Sendable, Equatable {
     }
 
     /// Records a link written in a Markdown source (line numbers of the Markdown, shifted to the file's).
-    init(_ link: MarkdownLink, in source: MarkdownSource) {
+    init(_ link: borrowing MarkdownLink, in source: borrowing MarkdownSource) {
         var missing: String?
         // A `.md` destination that is still there after rewriting named no content file.
         if let length = Self.markdownPathLength(of: link.destination), !SitePath.hasScheme(link.destination) {
@@ -599,7 +599,8 @@ public struct PageRenderer: Sendable {
             rendered = renderNow()
         }
         if collectsSections { searchSections = rendered.sections }
-        sourceLinks += rendered.links.map { SourceLink($0, in: source) }
+        sourceLinks.reserveCapacity(sourceLinks.count + rendered.links.count)
+        for link in rendered.links { sourceLinks.append(SourceLink(link, in: source)) }
         notices.append(TextNotices(displayPath: source.displayPath, notices: rendered.notices))
         return rendered.html
     }
@@ -673,7 +674,7 @@ public struct PageRenderer: Sendable {
                 let split = Markdown.splitFirstList(
                     source.text, options: site.markdownOptions, findsNotices: findsNotices, reservedIDs: reserved,
                     rewriteLink: routes.contentLinkRewriter(writtenIn: source.contentPath, on: inputs.page))
-                sourceLinks += (split?.links ?? []).map { SourceLink($0, in: source) }
+                for link in split?.links ?? [] { sourceLinks.append(SourceLink(link, in: source)) }
                 notices.append(TextNotices(displayPath: source.displayPath, notices: split?.notices ?? []))
                 context["intro"] = .string(split?.introductionHTML ?? "")
                 // Each row is labelled with its list item's HTML (its plain text when there is none).
