@@ -1,3 +1,4 @@
+import Foundation
 import LTrainPNG
 import LTrainSupport
 import LTrainMustache
@@ -29,9 +30,24 @@ package enum AppIcon {
         return hasher.hash
     }
 
-    /// The icon as PNG bytes, `size` pixels square.
+    /// The icon as PNG bytes, `size` pixels square: stored for the sizes a site writes (see
+    /// `stored`), drawn and encoded for any other.
     package static func png(size: Int) -> [UInt8]? {
+        stored[size] ?? drawnPNG(size: size)
+    }
+
+    /// The icon drawn and encoded now, `size` pixels square.
+    package static func drawnPNG(size: Int) -> [UInt8]? {
         PNG.encode(rgb: pixels(size: size), width: size, height: size)
+    }
+
+    /// The PNG of each size in `files`, as `drawnPNG` gave it when `StoredIcons.swift` was
+    /// written: the drawing depends on nothing but ltrain, and drawing and encoding the three took
+    /// as long as rendering 140 pages, the whole of a small site's render (docs/benchmarks.md,
+    /// "Optimisations"). A test holds each to the pixels drawn now, and writes the file again
+    /// when they differ (see `StoredIconTests`).
+    package static let stored: [Int: [UInt8]] = storedBase64.compactMapValues { text in
+        Data(base64Encoded: text).map { [UInt8]($0) }
     }
 
     /// RGB pixels (the icon is opaque: a full-bleed tile). Each shape is drawn by its distance
