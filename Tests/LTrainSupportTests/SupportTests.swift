@@ -31,6 +31,18 @@ import Testing
         #expect(SitePath.relativePath(from: "assets/a b.html", to: "assets/café.png") == "caf%C3%A9.png")
     }
 
+    /// The unreserved bytes of RFC 3986, every one of the 256 checked against its definition.
+    @Test func theUnreservedBytesAreLettersDigitsAndFourMarks() {
+        for value in 0...255 {
+            let byte = UInt8(value)
+            let expected =
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || "-._~".utf8.contains(byte)
+            #expect(SitePath.isUnreserved(byte) == expected, "\(value)")
+        }
+        #expect(SitePath.relativePath(from: "info/a.html", to: "stations/x y/é~_.-.html") == "../stations/x%20y/%C3%A9~_.-.html")
+    }
+
     @Test func percentEncodingKeepsUnreservedBytesAndEscapesTheRest() {
         #expect(SitePath.percentEncoded("stop-1_a.b~c") == "stop-1_a.b~c")
         #expect(SitePath.percentEncoded("") == "")
