@@ -618,8 +618,13 @@ public enum SiteBuild {
                     do throws(Diagnostic) {
                         let outputPath = renderer.routes.path(of: pages[index])
                         let inputs = renderer.inputs(for: pages[index], at: outputPath)
-                        let key = renderer.key(of: inputs, links: output.previousLinks(outputPath))
-                        if let ids = output.reuse(outputPath, key: key) {
+                        // A page with Markdown is written with the key of the links its render
+                        // finds (below): its key from before serves only to keep its previous
+                        // version, so without one (a first build) it is not worked out.
+                        let key =
+                            inputs.markdown.isEmpty || output.previousIDs(outputPath) != nil
+                            ? renderer.key(of: inputs, links: output.previousLinks(outputPath)) : nil
+                        if let key, let ids = output.reuse(outputPath, key: key) {
                             // Rendered from the same inputs last time, and all its links were fine then.
                             checks.append((index, PageCheck(outputPath: outputPath, ids: Set(ids))))
                             try searchShards?.pageDone(index, sections: nil, renderer: renderer, into: output)
