@@ -706,17 +706,15 @@ public struct PageRenderer: Sendable {
             values["title"] = .string(site.title)
             let stations = site.line.stations
             let make = { (position: Int) in
-                IndexRow(
+                let href = link(to: .station(slug: stations[position].slug))
+                return IndexRow(
                     station: stations[position],
                     listItem: [
                         "title": .string(stations[position].title), "summary": .optional(stations[position].summary),
-                        "href": .string(link(to: .station(slug: stations[position].slug))),
-                        "position": .int(position + 1), "is_first": .bool(position == 0),
+                        "href": .string(href), "position": .int(position + 1), "is_first": .bool(position == 0),
                         "is_last": .bool(position == count - 1),
                     ],
-                    stop: StripMap.stop(
-                        at: position, of: count, title: stations[position].title,
-                        href: link(to: .station(slug: stations[position].slug))))
+                    stop: StripMap.stop(at: position, of: count, title: stations[position].title, href: href))
             }
             let rows = parts?.rows(of: stations, layout: routes.layoutKey, make: make) ?? IndexRows(stations.indices.map(make))
             values["stations"] = .array(rows.listItems)

@@ -62,12 +62,24 @@ struct StripMap {
     /// line of 10,000 stops), without trailing zeros: "0%", "20%", "33.33333%".
     static func percent(_ part: Int, of whole: Int) -> String {
         let scaled = (part * 10_000_000 + whole / 2) / whole
+        // The five decimals as digits, without trailing zeros: written as bytes, since the index
+        // has one a station.
+        var fraction = scaled % 100_000
+        var decimals = 5
+        while decimals > 0 && fraction % 10 == 0 {
+            fraction /= 10
+            decimals -= 1
+        }
         var text = String(scaled / 100_000)
-        var fraction = String(scaled % 100_000)
-        if fraction != "0" {
-            fraction = String(repeating: "0", count: 5 - fraction.count) + fraction
-            while fraction.hasSuffix("0") { fraction.removeLast() }
-            text += "." + fraction
+        if decimals > 0 {
+            text += String(unsafeUninitializedCapacity: decimals + 1) { output in
+                output[0] = UInt8(ascii: ".")
+                for place in stride(from: decimals, to: 0, by: -1) {
+                    output[place] = UInt8(ascii: "0") + UInt8(fraction % 10)
+                    fraction /= 10
+                }
+                return decimals + 1
+            }
         }
         return text + "%"
     }

@@ -353,6 +353,19 @@ func loadedContent(stations: [ContentFile], checklists: [ContentFile] = []) thro
         #expect(StripMap.percent(1, of: 8) == "12.5%")
         #expect(StripMap.percent(1, of: 9_999) == "0.01%")
         #expect(StripMap.percent(1, of: 100_000) == "0.001%")
+        #expect(StripMap.percent(1, of: 1_000) == "0.1%")
+        #expect(StripMap.percent(7, of: 10_000_000) == "0.00007%")
+        #expect(StripMap.percent(3, of: 40) == "7.5%")
+        // Every position of lines of many lengths, against the digits worked out as text.
+        func written(_ part: Int, of whole: Int) -> String {
+            let scaled = (part * 10_000_000 + whole / 2) / whole
+            let decimals = String(String(scaled % 100_000 + 100_000).dropFirst()).replacingOccurrences(
+                of: "0+$", with: "", options: .regularExpression)
+            return "\(scaled / 100_000)" + (decimals.isEmpty ? "" : "." + decimals) + "%"
+        }
+        for whole in [1, 2, 3, 7, 9, 11, 40, 999, 1_000, 9_999] {
+            for part in 0...whole { #expect(StripMap.percent(part, of: whole) == written(part, of: whole), "\(part) of \(whole)") }
+        }
         let stop = StripMap.stop(at: 1, of: 5, title: "B", href: "b.html")
         #expect(stop["offset"] == .string("25%"))
         let single = StripMap.stop(at: 0, of: 1, title: "A", href: "a.html")
