@@ -437,31 +437,31 @@ package struct RenderedBytes: ~Copyable {
     }
 
     package mutating func append(_ text: String) {
-        var text = text
-        text.withUTF8 { append($0) }
+        text.withUTF8Bytes { append($0) }
     }
 
     /// Appends `text` with `&`, `<`, `>`, `"` and `'` written as HTML character references; the
     /// runs between them are copied whole.
     package mutating func appendEscapingHTML(_ text: String) {
-        var text = text
-        text.withUTF8 { source in
-            var runStart = 0
-            for offset in source.indices {
-                let reference: StaticString
-                switch source[offset] {
-                case UInt8(ascii: "&"): reference = "&amp;"
-                case UInt8(ascii: "<"): reference = "&lt;"
-                case UInt8(ascii: ">"): reference = "&gt;"
-                case UInt8(ascii: "\""): reference = "&quot;"
-                case UInt8(ascii: "'"): reference = "&#39;"
-                default: continue
-                }
-                append(UnsafeBufferPointer(rebasing: source[runStart..<offset]))
-                append(UnsafeBufferPointer(start: reference.utf8Start, count: reference.utf8CodeUnitCount))
-                runStart = offset + 1
+        text.withUTF8Bytes { appendEscapingHTML($0) }
+    }
+
+    private mutating func appendEscapingHTML(_ source: UnsafeBufferPointer<UInt8>) {
+        var runStart = 0
+        for offset in source.indices {
+            let reference: StaticString
+            switch source[offset] {
+            case UInt8(ascii: "&"): reference = "&amp;"
+            case UInt8(ascii: "<"): reference = "&lt;"
+            case UInt8(ascii: ">"): reference = "&gt;"
+            case UInt8(ascii: "\""): reference = "&quot;"
+            case UInt8(ascii: "'"): reference = "&#39;"
+            default: continue
             }
-            append(UnsafeBufferPointer(rebasing: source[runStart...]))
+            append(UnsafeBufferPointer(rebasing: source[runStart..<offset]))
+            append(UnsafeBufferPointer(start: reference.utf8Start, count: reference.utf8CodeUnitCount))
+            runStart = offset + 1
         }
+        append(UnsafeBufferPointer(rebasing: source[runStart...]))
     }
 }

@@ -99,8 +99,7 @@ public struct MustacheObject: Sendable, Equatable, ExpressibleByDictionaryLitera
     /// ASCII names are equal exactly when their bytes are, so equal ones have equal fingerprints;
     /// other names may be equal as Strings (canonically equivalent) with different bytes.
     static func fingerprint(of name: String) -> UInt64 {
-        var name = name
-        return name.withUTF8 { bytes in
+        name.withUTF8Bytes { bytes in
             var hash: UInt64 = 0xcbf2_9ce4_8422_2325
             var bytesOr: UInt8 = 0
             for byte in bytes {

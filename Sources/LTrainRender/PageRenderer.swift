@@ -33,8 +33,7 @@ public struct SourceLink: Sendable, Equatable {
     /// a `.md` file and does not start from the root; nil otherwise. On the bytes: it runs for
     /// every link of every page.
     private static func markdownPathLength(of destination: String) -> Int? {
-        var destination = destination
-        return destination.withUTF8 { bytes in
+        destination.withUTF8Bytes { bytes in
             let end = UnsafeRawBufferPointer(bytes).firstOffset(of: UInt8(ascii: "#"), from: 0) ?? bytes.count
             guard end >= 3, bytes[0] != UInt8(ascii: "/"), bytes[end - 3] == UInt8(ascii: "."),
                 bytes[end - 2] == UInt8(ascii: "m"), bytes[end - 1] == UInt8(ascii: "d")

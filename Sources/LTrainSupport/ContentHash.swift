@@ -61,8 +61,7 @@ public struct ContentHash: Hashable, Sendable, CustomStringConvertible {
 
     /// The hash of the text's UTF-8, as `ContentHasher.add(_:)` hashes a text.
     public init(_ text: String) {
-        var text = text
-        self = text.withUTF8 { ContentHash(UnsafeRawBufferPointer($0)) }
+        self = text.withUTF8Bytes { ContentHash(UnsafeRawBufferPointer($0)) }
     }
 
     /// The value as 16 lowercase hex digits, as the manifest and ETags write it.

@@ -17,8 +17,7 @@ package enum JSONText {
     /// `quoted(text)` appended to `bytes`: runs of bytes that need no escape are copied whole
     /// (the search index quotes a site's every text).
     package static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { appendQuoted($0, to: &bytes) }
+        text.withUTF8Bytes { appendQuoted($0, to: &bytes) }
     }
 
     /// The high bit of each of the eight bytes that may be one `appendQuoted` escapes (a control

@@ -4,8 +4,7 @@
 public enum SitePath {
     /// Whether a link starts with a URL scheme such as `https:` or `mailto:`.
     public static func hasScheme(_ link: String) -> Bool {
-        var link = link
-        return link.withUTF8 { bytes in
+        link.withUTF8Bytes { bytes in
             var first = true
             for byte in bytes {
                 switch byte {
@@ -33,8 +32,7 @@ public enum SitePath {
     /// The folder part of a path, with its '/' (`stations/` of `stations/a.html`), or "" at the root.
     /// Links from any two files in one folder are the same.
     public static func folder(of path: String) -> String {
-        var path = path
-        return path.withUTF8 { bytes in
+        path.withUTF8Bytes { bytes in
             guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return "" }
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[...slash]), as: UTF8.self)
         }
@@ -49,10 +47,8 @@ public enum SitePath {
     /// Resolves `relative` against a folder as `folder(of:)` gives it (`stations/`, or "" for the
     /// root), for callers that resolve many links from one page.
     package static func resolve(_ relative: String, inFolder baseFolder: String) -> String? {
-        var relativeText = relative
-        var folderText = baseFolder
-        let simple = relativeText.withUTF8 { relativeBytes in
-            folderText.withUTF8 { folderBytes in resolveSimple(relativeBytes, inFolder: folderBytes) }
+        let simple = relative.withUTF8Bytes { relativeBytes in
+            baseFolder.withUTF8Bytes { folderBytes in resolveSimple(relativeBytes, inFolder: folderBytes) }
         }
         if let simple { return simple }
         var parts = components(of: baseFolder).map(String.init)
@@ -117,10 +113,8 @@ public enum SitePath {
         // On the paths' contiguous bytes, written once into the result: this runs for every link
         // of every page.
         let slash = UInt8(ascii: "/")
-        var sourceText = source
-        var targetText = target
-        return sourceText.withUTF8 { sourceBytes in
-            targetText.withUTF8 { targetBytes in
+        return source.withUTF8Bytes { sourceBytes in
+            target.withUTF8Bytes { targetBytes in
                 // The common folder prefix: up to and including the last '/' both share at the same place.
                 var common = 0
                 var index = 0

@@ -31,6 +31,16 @@ import Testing
         #expect(SitePath.relativePath(from: "assets/a b.html", to: "assets/café.png") == "caf%C3%A9.png")
     }
 
+    /// A text's bytes read in place are its UTF-8, whether it is stored inline (up to 15 bytes) or
+    /// not, ASCII or not, or a slice's copy.
+    @Test func aTextsBytesReadInPlaceAreItsUTF8() {
+        let long = String(repeating: "Ünïcödé and ASCII, ", count: 40)
+        for text in ["", "a", "fifteen bytes!!", "sixteen bytes!!!", "été", long, String(long.dropFirst(3).prefix(100))] {
+            #expect(text.withUTF8Bytes { Array($0) } == Array(text.utf8), "\(text.prefix(20))")
+            #expect(text.firstUTF8Offset(of: UInt8(ascii: ",")) == text.utf8.firstIndex(of: UInt8(ascii: ",")).map { text.utf8.distance(from: text.utf8.startIndex, to: $0) })
+        }
+    }
+
     /// The unreserved bytes of RFC 3986, every one of the 256 checked against its definition.
     @Test func theUnreservedBytesAreLettersDigitsAndFourMarks() {
         for value in 0...255 {
