@@ -42,10 +42,10 @@ package enum AppIcon {
     }
 
     /// The PNG of each size in `files`, as `drawnPNG` gave it when `StoredIcons.swift` was
-    /// written: the drawing depends on nothing but ltrain, and drawing and encoding the three took
-    /// as long as rendering 140 pages, the whole of a small site's render (docs/benchmarks.md,
-    /// "Optimisations"). `StoredIconTests` holds each to the pixels drawn now, and writes the file
-    /// again when asked (`LTRAIN_WRITE_STORED_ICONS=1`).
+    /// written: the drawing depends on nothing but ltrain, and drawing and encoding the three on
+    /// every build was the whole of a small site's render (docs/benchmarks.md, "Optimisations").
+    /// `StoredIconTests` holds each to the pixels drawn now, and writes the file again when asked
+    /// (`LTRAIN_WRITE_STORED_ICONS=1`).
     package static let stored: [Int: [UInt8]] = storedBase64.compactMapValues { text in
         Data(base64Encoded: text).map { [UInt8]($0) }
     }

@@ -26,8 +26,9 @@ extension Array {
 extension String {
     /// Calls `body` with the text's UTF-8 bytes, read in place: a native string (as nearly every
     /// one is) needs neither the copy of itself nor the release that `withUTF8` on a `var` costs,
-    /// which was 140 instructions of each of a page's hundreds of appends. Others go through
-    /// `withUTF8`.
+    /// on paths that run for every append of a page and every link (docs/benchmarks.md,
+    /// "Optimisations"). Others go through `withUTF8`. Inlinable: a generic call across modules
+    /// costs more than the copy it saves.
     @inlinable
     package func withUTF8Bytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         if let result = try utf8.withContiguousStorageIfAvailable(body) { return result }
