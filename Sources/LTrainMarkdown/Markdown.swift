@@ -52,7 +52,11 @@ extension MarkdownLink {
 
 /// Markdown rendered to HTML, with the links it contains and what in it is not CommonMark.
 public struct RenderedMarkdown: Sendable, Equatable {
-    public var html: String
+    /// The HTML as cmark wrote it, in UTF-8: kept as bytes, since a page writes them as they are
+    /// and making a String of them would check every byte again.
+    public var htmlBytes: [UInt8]
+    /// The HTML as text (made from `htmlBytes` on each call).
+    public var html: String { String(decoding: htmlBytes, as: UTF8.self) }
     public var links: [MarkdownLink]
     /// Found in the same parse (see `Markdown.notices(in:options:)`).
     public var notices: [MarkdownNotice] = []
@@ -123,7 +127,7 @@ public enum Markdown {
                     collectsText: collectsSections, footnoteLabels: footnoteLabels(in: text).labels, noticeScan: &scan)
                 let headings = walk.headingIDs(reserving: reservedIDs)
                 return RenderedMarkdown(
-                    html: html(of: document, options: options, headings: headings),
+                    htmlBytes: htmlBytes(of: document, options: options, headings: headings),
                     links: walk.links,
                     notices: scan?.finished() ?? [],
                     sections: collectsSections ? walk.sections(ids: headings.map(\.id)) : [])
@@ -284,24 +288,31 @@ public enum Markdown {
     private static func html(
         of node: OpaquePointer, options: MarkdownOptions, headings: [(level: Int, id: String)] = []
     ) -> String {
+        String(decoding: htmlBytes(of: node, options: options, headings: headings), as: UTF8.self)
+    }
+
+    /// cmark's HTML of `node`, with each of `headings`' ids written into its heading's tag, in
+    /// order. Valid UTF-8: cmark writes what it was given, and it was given a String's bytes.
+    private static func htmlBytes(
+        of node: OpaquePointer, options: MarkdownOptions, headings: [(level: Int, id: String)] = []
+    ) -> [UInt8] {
         // Source positions are for diagnostics only: never written into the HTML.
         let renderOptions = options.cmarkOptions & ~CMARK_OPT_SOURCEPOS
         // The buffer is the arena's (the document's allocator): released with the document.
-        guard let buffer = cmark_render_html(node, renderOptions) else { return "" }
+        guard let buffer = cmark_render_html(node, renderOptions) else { return [] }
         let bytes = UnsafeRawBufferPointer(start: buffer, count: strlen(buffer))
-        guard !headings.isEmpty else { return String(decoding: bytes, as: UTF8.self) }
+        guard !headings.isEmpty else { return [UInt8](bytes) }
         // Where each heading's tag ends (just before its `>`), in order.
         var insertions: [Int] = []
         insertions.reserveCapacity(headings.count)
         var searchFrom = 0
         for heading in headings {
-            guard let found = firstHeadingTag(level: heading.level, in: bytes, from: searchFrom)
-            else { return String(decoding: bytes, as: UTF8.self) }
+            guard let found = firstHeadingTag(level: heading.level, in: bytes, from: searchFrom) else { return [UInt8](bytes) }
             insertions.append(found + 3)
             searchFrom = found + 4
         }
         let extra = headings.reduce(0) { $0 + $1.id.utf8.count + 6 }
-        return String(unsafeUninitializedCapacity: bytes.count + extra) { output in
+        return [UInt8](unsafeUninitializedCapacity: bytes.count + extra) { output, initialized in
             var written = 0
             var copied = 0
             func append(_ part: UnsafeRawBufferPointer) {
@@ -312,13 +323,12 @@ public enum Markdown {
             for (heading, insertion) in zip(headings, insertions) {
                 append(UnsafeRawBufferPointer(rebasing: bytes[copied..<insertion]))
                 append(UnsafeRawBufferPointer(start: StaticString(" id=\"").utf8Start, count: 5))
-                var id = heading.id
-                id.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+                heading.id.withUTF8Bytes { append(UnsafeRawBufferPointer($0)) }
                 append(UnsafeRawBufferPointer(start: StaticString("\"").utf8Start, count: 1))
                 copied = insertion
             }
             append(UnsafeRawBufferPointer(rebasing: bytes[copied...]))
-            return written
+            initialized = written
         }
     }
 

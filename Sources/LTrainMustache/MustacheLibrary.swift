@@ -255,8 +255,11 @@ private struct MustacheRenderer {
 
     mutating func templateName(_ reference: TemplateReference, in stack: [MustacheValue]) -> String? {
         guard reference.isDynamic else { return reference.name.text }
-        if case .string(let name)? = lookup(reference.name, in: stack) { return name }
-        return nil
+        switch lookup(reference.name, in: stack) {
+        case .string(let name)?: return name
+        case .utf8(let bytes)?: return String(decoding: bytes, as: UTF8.self)
+        default: return nil
+        }
     }
 
     /// Renders `nodes`. `overrides` are the blocks that replace same-named `{{$block}}`s, the first
@@ -280,6 +283,10 @@ private struct MustacheRenderer {
                 output.append(text)
             case .variable(let name, let isEscaped):
                 guard let value = lookup(name, in: stack) else { continue }
+                if case .utf8(let bytes) = value {
+                    bytes.withUnsafeBufferPointer { if isEscaped { output.appendEscapingHTML($0) } else { output.append($0) } }
+                    continue
+                }
                 let text = value.interpolatedText
                 if isEscaped { output.appendEscapingHTML(text) } else { output.append(text) }
             case .section(let name, let children, let isInverted):
@@ -446,7 +453,7 @@ package struct RenderedBytes: ~Copyable {
         text.withUTF8Bytes { appendEscapingHTML($0) }
     }
 
-    private mutating func appendEscapingHTML(_ source: UnsafeBufferPointer<UInt8>) {
+    mutating func appendEscapingHTML(_ source: UnsafeBufferPointer<UInt8>) {
         var runStart = 0
         for offset in source.indices {
             let reference: StaticString

@@ -7,6 +7,9 @@ public enum MustacheValue: Sendable, Equatable {
     case int(Int)
     case double(Double)
     case string(String)
+    /// Text held as its UTF-8 bytes, which must be valid UTF-8 (HTML that cmark wrote, say): it
+    /// renders as the same text as a `.string` would, without being made a String first.
+    case utf8([UInt8])
     case array([MustacheValue])
     case object(MustacheObject)
 
@@ -28,6 +31,7 @@ public enum MustacheValue: Sendable, Equatable {
         case .int(let value): return String(value)
         case .double(let value): return String(value)
         case .string(let value): return value
+        case .utf8(let bytes): return String(decoding: bytes, as: UTF8.self)
         case .array, .object: return ""
         }
     }

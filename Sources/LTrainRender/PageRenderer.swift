@@ -569,7 +569,7 @@ public struct PageRenderer: Sendable {
     private func markdownHTML(
         _ source: MarkdownSource, on page: Page, template: String, sourceLinks: inout [SourceLink],
         notices: inout [TextNotices], searchSections: inout [MarkdownSection]?
-    ) -> String {
+    ) -> [UInt8] {
         // An info page's text is cut into sections for the search index in the same walk.
         var collectsSections = false
         if case .info = page, searchContext != nil { collectsSections = true }
@@ -601,7 +601,7 @@ public struct PageRenderer: Sendable {
         sourceLinks.reserveCapacity(sourceLinks.count + rendered.links.count)
         for link in rendered.links { sourceLinks.append(SourceLink(link, in: source)) }
         notices.append(TextNotices(displayPath: source.displayPath, notices: rendered.notices))
-        return rendered.html
+        return rendered.htmlBytes
     }
 
     /// `folderValues(_:site:routes:fileKeys:)` of each folder, by folder.
@@ -659,7 +659,7 @@ public struct PageRenderer: Sendable {
         for markdown in inputs.markdown {
             switch markdown {
             case .body(let field, let source):
-                context[field] = .string(
+                context[field] = .utf8(
                     markdownHTML(
                         source, on: inputs.page, template: inputs.template,
                         sourceLinks: &sourceLinks, notices: &notices, searchSections: &searchSections))
@@ -861,6 +861,10 @@ package struct PageInputs {
         case .string(let text):
             hasher.add(5)
             hasher.add(text)
+        case .utf8(let bytes):
+            // The same text hashes the same, whichever way it is held.
+            hasher.add(5)
+            hasher.add(ContentHash(bytes))
         case .array(let items):
             if let known = knownLists.known(items) {
                 hasher.add(known.hash)

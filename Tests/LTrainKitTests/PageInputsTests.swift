@@ -31,6 +31,16 @@ import Testing
         "checklist.chooses_many",
     ]
 
+    /// A value's hash is its text's, whether the text is held as a String or as UTF-8 bytes; any
+    /// other text, held either way, hashes otherwise.
+    @Test func textHashesTheSameHeldAsAStringOrAsBytes() {
+        for text in ["", "a", "<p>Café 日本語 🚇</p>"] {
+            #expect(PageInputs.hash(of: .utf8(Array(text.utf8))) == PageInputs.hash(of: .string(text)))
+            #expect(PageInputs.hash(of: .utf8(Array((text + "x").utf8))) != PageInputs.hash(of: .string(text)))
+        }
+        #expect(PageInputs.hash(of: .utf8([])) != PageInputs.hash(of: .null))
+    }
+
     @Test func changingAnyValueOfAnyPageChangesItsKeyAndItsPage() throws {
         let site = try TestSite.defaultSite()
         let renderer = try Self.prepared(site).renderer

@@ -43,6 +43,20 @@ import LTrainSupport
         #expect(html.contains("&lt;h2&gt;not a heading"))
     }
 
+    /// The HTML is kept as bytes: valid UTF-8 with every heading's id written in, before and
+    /// after text beyond ASCII, and as text the same bytes. (A page's title is its `<h1>`, so
+    /// each heading is a level lower.)
+    @Test func theHTMLBytesAreValidUTF8WithTheHeadingIDsIn() {
+        let rendered = Markdown.render("# Café 🚇\n\nÉtouffée, 日本語.\n\n## Café 🚇\n\nעברית\n\n### x")
+        let expected =
+            "<h2 id=\"cafe\">Café 🚇</h2>\n<p>Étouffée, 日本語.</p>\n<h3 id=\"cafe-2\">Café 🚇</h3>\n<p>עברית</p>\n"
+            + "<h4 id=\"x\">x</h4>\n"
+        #expect(String(validating: rendered.htmlBytes, as: UTF8.self) == expected)
+        #expect(rendered.html == expected)
+        #expect(Markdown.render("").htmlBytes.isEmpty)
+        #expect(String(validating: Markdown.render("No heading, ü").htmlBytes, as: UTF8.self) == "<p>No heading, ü</p>\n")
+    }
+
     @Test func rawHTMLIsOmittedByDefault() {
         let html = Markdown.render("<script>alert(1)</script>\n\nText <img src=x onerror=alert(1)> here").html
         #expect(!html.contains("<script"))

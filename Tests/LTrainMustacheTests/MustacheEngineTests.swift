@@ -14,6 +14,23 @@ import LTrainSupport
 
     // MARK: Interpolation
 
+    /// Text held as UTF-8 bytes (a page's Markdown HTML) renders exactly as the same text held as
+    /// a String: escaped in `{{ }}`, as it is in `{{{ }}}` and `{{& }}`, truthy when empty, as a
+    /// section's context and as a dynamic partial's name.
+    @Test func textHeldAsBytesRendersAsTheSameString() throws {
+        let texts = ["", "plain", "<p>Caf\u{E9} & \"quotes\" 'single' > 日本語 🚇</p>", "a\u{0}b"]
+        let template = "[{{text}}][{{{text}}}][{{&text}}][{{#text}}yes{{/text}}][{{^text}}no{{/text}}][{{#text}}{{.}}{{/text}}]"
+        for text in texts {
+            let asString = try render(template, ["text": .string(text)])
+            let asBytes = try render(template, ["text": .utf8(Array(text.utf8))])
+            #expect(asBytes == asString, "\(text.debugDescription)")
+        }
+        #expect(
+            try render("{{text}}", ["text": .utf8(Array("<a href=\"x\">".utf8))]) == "&lt;a href=&quot;x&quot;&gt;")
+        #expect(try render("{{{text}}}", ["text": .utf8(Array("<b>é</b>".utf8))]) == "<b>é</b>")
+        #expect(try render("{{>*name}}", ["name": .utf8(Array("part".utf8))], partials: ["part": "from the part"]) == "from the part")
+    }
+
     /// An object of one field per file of a site's static folder: finding every field reads a
     /// bounded number of fields each, so 40,000 cost at most 4.5 times what 10,000 do (counted,
     /// not timed). Names compare as Strings in a large object too.
