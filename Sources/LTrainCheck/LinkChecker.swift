@@ -62,7 +62,7 @@ public enum LinkChecker {
         ids: (String) -> Set<String>?, ownIDs: Set<String>, siteURL: String? = nil
     ) -> Verdict {
         // A `data:` URL holds what it refers to: nothing to find, and nothing external to list.
-        if link.isEmpty || link.prefix(5).lowercased() == "data:" { return .fine }
+        if link.isEmpty || isDataURL(link) { return .fine }
         if let siteURL, !siteURL.isEmpty, link.hasPrefix(siteURL) {
             // The site's own address: the rest is a path from the site's root.
             let rest = String(link.dropFirst(siteURL.count))
@@ -123,6 +123,16 @@ public enum LinkChecker {
             }
         }
         return .fine
+    }
+
+    /// Whether `link` starts with `data:`, in any case: told on its bytes, as a URL's scheme is
+    /// read on its code points (a mark after the colon does not make it another scheme).
+    static func isDataURL(_ link: String) -> Bool {
+        link.withUTF8Bytes { bytes in
+            bytes.count >= 5 && bytes[0] | 0x20 == UInt8(ascii: "d") && bytes[1] | 0x20 == UInt8(ascii: "a")
+                && bytes[2] | 0x20 == UInt8(ascii: "t") && bytes[3] | 0x20 == UInt8(ascii: "a")
+                && bytes[4] == UInt8(ascii: ":")
+        }
     }
 
     /// Checks one rendered page against the set of every output path: safe to run on many pages

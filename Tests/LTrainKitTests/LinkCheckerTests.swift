@@ -102,6 +102,11 @@ import Testing
         #expect(verdict("mailto:a@example.org") == .external)
         #expect(verdict("data:,") == .fine, "a data: URL holds what it refers to")
         #expect(verdict("DATA:image/png;base64,AA==") == .fine)
+        #expect(verdict("dAtA:\u{301},é") == .fine, "the scheme is read on code points: a mark after it is data")
+        // Not data: URLs: another scheme, a byte that only folds to a letter or colon, too short.
+        #expect(verdict("datum:x") == .external)
+        #expect(verdict("data\u{1A}x") != .fine && verdict("dat") != .fine && verdict("\u{C4}ata:x") != .fine)
+        #expect(LinkChecker.isDataURL("data:") && !LinkChecker.isDataURL("data") && !LinkChecker.isDataURL("xdata:"))
         guard case .broken(let missing, _) = verdict("c.html") else {
             Issue.record("c.html should be broken")
             return
