@@ -64,22 +64,35 @@ public enum OfflineSite {
     }
 
     /// `offline-files.js`: the version (a hash of the whole list) and each file with its hash.
-    package static func list(_ files: [(path: String, hash: ContentHash)]) -> String {
+    package static func list(_ files: [(path: String, hash: ContentHash)]) -> [UInt8] {
         var hasher = ContentHasher()
         for file in files {
             hasher.add(file.path)
             hasher.add(file.hash)
         }
-        var text = "// Written by ltrain build: every file of the site, with its content hash, for sw.js.\n"
-        text += "self.ltrainOffline = {\n  \"version\": \"\(hasher.hash)\",\n  \"files\": [\n"
+        var text = Array("// Written by ltrain build: every file of the site, with its content hash, for sw.js.\n".utf8)
+        text += "self.ltrainOffline = {\n  \"version\": \"\(hasher.hash)\",\n  \"files\": [\n".utf8
         // Each entry is a URL relative to the site's root, percent-encoded once as every link ltrain
         // writes is: a file named 'a b#c?.png' is fetched as itself, not cut at its '#'.
         // A line for each file of the site, made on every core: the build waits for them.
-        text += concurrentRuns(files.count) { run in
-            files[run].map { "    [\(JSONText.quoted(SiteFileName.url(of: $0.path))), \"\($0.hash)\"]" }
-                .joined(separator: ",\n")
-        }.joined(separator: ",\n")
-        text += "\n  ]\n};\n"
+        let runs = concurrentRuns(files.count) { run -> [UInt8] in
+            var lines: [UInt8] = []
+            lines.reserveCapacity(run.count * 80)
+            for position in run {
+                if position > run.lowerBound { lines += ",\n".utf8 }
+                lines += "    [".utf8
+                JSONText.appendQuoted(SiteFileName.url(of: files[position].path), to: &lines)
+                lines += ", \"".utf8
+                files[position].hash.appendHex(to: &lines)
+                lines += "\"]".utf8
+            }
+            return lines
+        }
+        for (number, lines) in runs.enumerated() {
+            if number > 0 { text += ",\n".utf8 }
+            text += lines
+        }
+        text += "\n  ]\n};\n".utf8
         return text
     }
 }

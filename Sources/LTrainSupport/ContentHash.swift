@@ -72,6 +72,14 @@ public struct ContentHash: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Appends the 16 hex digits of `description` to `bytes`.
+    package func appendHex(to bytes: inout [UInt8]) {
+        let digits: StaticString = "0123456789abcdef"
+        for position in 0..<16 {
+            bytes.append(digits.utf8Start[Int((value >> UInt64(60 - 4 * position)) & 0xF)])
+        }
+    }
+
     /// Writes the 16 hex digits of `description` at `offset` of `output` (the manifest is built so).
     package func writeHex(into output: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
         let digits: StaticString = "0123456789abcdef"

@@ -316,16 +316,20 @@ private struct LineWriter {
     /// alone is written `%2D`, so that it cannot read as no items.
     /// Empty items are left out (none is ever recorded: an empty link leads nowhere to resolve).
     mutating func list(_ items: [String]) {
-        let items = items.filter { !$0.isEmpty }
-        if items.isEmpty { byte(UInt8(ascii: "-")) }
-        for (position, item) in items.enumerated() {
-            if position > 0 { byte(UInt8(ascii: ",")) }
-            if item == "-" {
-                for byte in "%2D".utf8 { self.byte(byte) }
-                continue
+        var written = 0
+        for item in items {
+            item.withUTF8Bytes { itemBytes in
+                guard !itemBytes.isEmpty else { return }
+                if written > 0 { byte(UInt8(ascii: ",")) }
+                written += 1
+                if itemBytes.count == 1 && itemBytes[0] == UInt8(ascii: "-") {
+                    for byte in "%2D".utf8 { self.byte(byte) }
+                    return
+                }
+                for byte in itemBytes { percentEncoded(byte) }
             }
-            for byte in item.utf8 { percentEncoded(byte) }
         }
+        if written == 0 { byte(UInt8(ascii: "-")) }
     }
 
     /// The decimal digits of a value that is not negative (at most 19).

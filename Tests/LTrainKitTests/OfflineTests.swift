@@ -132,6 +132,33 @@ import Testing
         #expect(report.warnings.map(\.message).contains { $0.hasPrefix("the icon is 64×64 pixels; phones want a square icon") })
     }
 
+    /// The list is a script whose object is JSON: every file once, in order, whatever the
+    /// number of files (made in runs on every core), names that need escapes included; none for
+    /// no files.
+    @Test func theOfflineListIsEveryFileInOrderAsJSON() throws {
+        for count in [0, 1, 2, 3, 1_001] {
+            let files = (0..<count).map { number -> (path: String, hash: ContentHash) in
+                let name = number % 3 == 0 ? "static/a b#\(number)?\"é\".png" : "stations/stop-\(number).html"
+                return (name, ContentHash(value: UInt64(number) &* 0x9E37_79B9_7F4A_7C15))
+            }
+            let text = String(decoding: OfflineSite.list(files), as: UTF8.self)
+            let start = try #require(text.range(of: "self.ltrainOffline = "))
+            #expect(text.hasPrefix("// Written by ltrain build"))
+            #expect(text.hasSuffix("};\n"))
+            let json = try #require(text[start.upperBound...].dropLast(2).data(using: .utf8))
+            let object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+            let entries = try #require(object["files"] as? [[String]])
+            #expect(entries.map { $0[0] } == files.map { SiteFileName.url(of: $0.path) }, "\(count) files")
+            #expect(entries.map { $0[1] } == files.map { "\($0.hash)" })
+            var hasher = ContentHasher()
+            for file in files {
+                hasher.add(file.path)
+                hasher.add(file.hash)
+            }
+            #expect(object["version"] as? String == "\(hasher.hash)")
+        }
+    }
+
     /// Every file of the guide, each with the hash of its bytes; a redeploy changes exactly the
     /// entries whose bytes changed.
     @Test func theOfflineListNamesEveryFileWithItsHash() throws {
