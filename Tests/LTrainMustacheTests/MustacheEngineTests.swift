@@ -94,6 +94,37 @@ import LTrainSupport
         #expect(try render("{{v}}", ["v": "Straße — ok"]) == "Straße — ok")
     }
 
+    /// Every special byte at every place of values of every length up to past two eight-byte
+    /// words, among bytes one bit away from a special one and multi-byte characters (whose bytes
+    /// are 0xA6, 0xBC… with the high bit set), escaped as a plain byte-by-byte escape would.
+    @Test func escapingFindsEverySpecialByteAtEveryPlace() throws {
+        func plainEscape(_ text: String) -> String {
+            var escaped = ""
+            for character in text {
+                switch character {
+                case "&": escaped += "&amp;"
+                case "<": escaped += "&lt;"
+                case ">": escaped += "&gt;"
+                case "\"": escaped += "&quot;"
+                case "'": escaped += "&#39;"
+                default: escaped.append(character)
+                }
+            }
+            return escaped
+        }
+        let fillers = ["x", "%", "$", ".", "=", "?", "Ŧ", "æ"]
+        for length in 0..<20 {
+            for special in ["&", "<", ">", "\"", "'"] {
+                for place in 0...length {
+                    var parts = (0..<length).map { fillers[$0 % fillers.count] }
+                    parts.insert(special, at: place)
+                    let value = parts.joined()
+                    #expect(try render("{{v}}", ["v": .string(value)]) == plainEscape(value), "\(value)")
+                }
+            }
+        }
+    }
+
     @Test func rawFormsDoNotEscape() throws {
         #expect(try render("{{{html}}}|{{& html}}", ["html": "<b>&</b>"]) == "<b>&</b>|<b>&</b>")
     }
