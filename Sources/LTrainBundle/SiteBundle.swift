@@ -79,7 +79,7 @@ public enum SiteBundle {
             let check = LinkChecker.checkPage(
                 outputPath: outputPath, bytes: rendered.bytes, templatePath: rendered.templatePath,
                 templateSources: rendered.templateSources, sourceLinks: rendered.sourceLinks,
-                files: renderer.routes.outputPaths, siteURL: site.baseURL)
+                files: renderer.routes.outputPaths, siteURL: site.baseURL, knownParts: rendered.knownParts)
             log.report(contentsOf: check.problems)
             siteChecks.append(check)
             let section = BundlePage(outputPath: outputPath, html: String(decoding: rendered.bytes, as: UTF8.self))

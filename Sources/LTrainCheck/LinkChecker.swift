@@ -150,13 +150,16 @@ public enum LinkChecker {
     /// `templateSources`: the page's template and every template it can include, in that order.
     /// `fineLinks`: the links already judged fine on other pages checked against the same `files`
     /// (one per rendering thread, see `FineLinks`).
+    /// `knownParts`: parts of the page whose links and ids are known (its Markdown's HTML), taken
+    /// as known where the scan finds one starting outside any tag, and read like the rest elsewhere.
     public static func checkPage(
         outputPath: String, bytes: [UInt8], templatePath: String, templateSources: [TemplateSource] = [],
-        sourceLinks: [SourceLink], files: Set<String>, siteURL: String? = nil, fineLinks: FineLinks? = nil
+        sourceLinks: [SourceLink], files: Set<String>, siteURL: String? = nil, fineLinks: FineLinks? = nil,
+        knownParts: [KnownHTMLPart] = []
     ) -> PageCheck {
         check(
-            outputPath, HTMLScanner.scan(bytes), templatePath: templatePath, templateSources: templateSources,
-            sourceLinks: sourceLinks, files: files, siteURL: siteURL, fineLinks: fineLinks)
+            outputPath, HTMLScanner.scan(bytes, knownParts: knownParts), templatePath: templatePath,
+            templateSources: templateSources, sourceLinks: sourceLinks, files: files, siteURL: siteURL, fineLinks: fineLinks)
     }
 
     /// The links without a `#fragment` judged fine, by the folder of the page they are on: such a
@@ -399,8 +402,10 @@ package enum HTMLScanner {
         return html.withUTF8 { scan(bytes: $0) }
     }
 
-    package static func scan(_ html: [UInt8]) -> (links: [String], ids: Set<String>) {
-        html.withUnsafeBufferPointer { scan(bytes: $0) }
+    /// `knownParts` (in order, not overlapping): parts whose links and ids are known, so not read
+    /// again where the scan comes to one outside any tag (see `RenderedPage.knownParts`).
+    package static func scan(_ html: [UInt8], knownParts: [KnownHTMLPart] = []) -> (links: [String], ids: Set<String>) {
+        html.withUnsafeBufferPointer { scan(bytes: $0, knownParts: knownParts) }
     }
 
     /// Whether `bytes[range]` spells `name` (lowercase ASCII), ignoring case.
@@ -424,12 +429,14 @@ package enum HTMLScanner {
         }
     }
 
-    private static func scan(bytes: UnsafeBufferPointer<UInt8>) -> (links: [String], ids: Set<String>) {
-        byteClasses.withUnsafeBufferPointer { scan(bytes: bytes, classes: $0) }
+    private static func scan(
+        bytes: UnsafeBufferPointer<UInt8>, knownParts: [KnownHTMLPart] = []
+    ) -> (links: [String], ids: Set<String>) {
+        byteClasses.withUnsafeBufferPointer { scan(bytes: bytes, classes: $0, knownParts: knownParts) }
     }
 
     private static func scan(
-        bytes: UnsafeBufferPointer<UInt8>, classes: UnsafeBufferPointer<UInt8>
+        bytes: UnsafeBufferPointer<UInt8>, classes: UnsafeBufferPointer<UInt8>, knownParts: [KnownHTMLPart]
     ) -> (links: [String], ids: Set<String>) {
         var links: [String] = []
         links.reserveCapacity(16)
@@ -477,10 +484,24 @@ package enum HTMLScanner {
                 if matched { return }
             }
         }
+        var nextKnownPart = 0
         while index < count {
             // Text between tags: jump to the next '<'.
             index = next(UInt8(ascii: "<"), from: index)
             guard index < count else { break }
+            // A known part that starts here, outside any tag, is taken as known; one that started
+            // inside a tag, or at a byte passed over, has been read as the rest is.
+            while nextKnownPart < knownParts.count && knownParts[nextKnownPart].range.lowerBound < index {
+                nextKnownPart += 1
+            }
+            if nextKnownPart < knownParts.count && knownParts[nextKnownPart].range.lowerBound == index {
+                let part = knownParts[nextKnownPart]
+                links += part.scan.links
+                if !part.scan.ids.isEmpty { ids.formUnion(part.scan.ids) }
+                index = part.range.upperBound
+                nextKnownPart += 1
+                continue
+            }
             if index + 3 < count && bytes[index + 1] == UInt8(ascii: "!") && bytes[index + 2] == UInt8(ascii: "-")
                 && bytes[index + 3] == UInt8(ascii: "-")
             {

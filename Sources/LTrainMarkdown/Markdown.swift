@@ -62,6 +62,17 @@ public struct RenderedMarkdown: Sendable, Equatable {
     public var notices: [MarkdownNotice] = []
     /// The text without markup, cut at each heading (only when asked for: `collectsSections`).
     public var sections: [MarkdownSection] = []
+    /// What a scan of `htmlBytes` for links and ids finds, worked out from the document as it was
+    /// rendered; nil when the HTML holds raw HTML (which only a scan can read).
+    public var htmlScan: MarkdownHTMLScan?
+}
+
+/// The links (`href` and `src` values, as a browser reads them: with cmark's character
+/// references decoded) and ids in HTML cmark wrote for a document, in the order it wrote them:
+/// what a scan of the HTML from outside any tag finds, known without scanning it.
+public struct MarkdownHTMLScan: Sendable, Equatable {
+    public var links: [String]
+    public var ids: [String]
 }
 
 /// A part of a document's text without markup: what comes before its first heading, or one
@@ -126,11 +137,14 @@ public enum Markdown {
                     document, options: options, rewriteLink: rewriteLink, collectsHeadings: true,
                     collectsText: collectsSections, footnoteLabels: footnoteLabels(in: text).labels, noticeScan: &scan)
                 let headings = walk.headingIDs(reserving: reservedIDs)
+                let html = htmlBytes(of: document, options: options, headings: headings)
                 return RenderedMarkdown(
-                    htmlBytes: htmlBytes(of: document, options: options, headings: headings),
+                    htmlBytes: html.bytes,
                     links: walk.links,
                     notices: scan?.finished() ?? [],
-                    sections: collectsSections ? walk.sections(ids: headings.map(\.id)) : [])
+                    sections: collectsSections ? walk.sections(ids: headings.map(\.id)) : [],
+                    htmlScan: walk.holdsRawHTML || !html.wroteIDs
+                        ? nil : MarkdownHTMLScan(links: walk.htmlLinks, ids: headings.map(\.id)))
             }
         }
     }
@@ -288,31 +302,34 @@ public enum Markdown {
     private static func html(
         of node: OpaquePointer, options: MarkdownOptions, headings: [(level: Int, id: String)] = []
     ) -> String {
-        String(decoding: htmlBytes(of: node, options: options, headings: headings), as: UTF8.self)
+        String(decoding: htmlBytes(of: node, options: options, headings: headings).bytes, as: UTF8.self)
     }
 
     /// cmark's HTML of `node`, with each of `headings`' ids written into its heading's tag, in
-    /// order. Valid UTF-8: cmark writes what it was given, and it was given a String's bytes.
+    /// order (`wroteIDs`: false when a heading's tag was not found, and none was written). Valid
+    /// UTF-8: cmark writes what it was given, and it was given a String's bytes.
     private static func htmlBytes(
         of node: OpaquePointer, options: MarkdownOptions, headings: [(level: Int, id: String)] = []
-    ) -> [UInt8] {
+    ) -> (bytes: [UInt8], wroteIDs: Bool) {
         // Source positions are for diagnostics only: never written into the HTML.
         let renderOptions = options.cmarkOptions & ~CMARK_OPT_SOURCEPOS
         // The buffer is the arena's (the document's allocator): released with the document.
-        guard let buffer = cmark_render_html(node, renderOptions) else { return [] }
+        guard let buffer = cmark_render_html(node, renderOptions) else { return ([], headings.isEmpty) }
         let bytes = UnsafeRawBufferPointer(start: buffer, count: strlen(buffer))
-        guard !headings.isEmpty else { return [UInt8](bytes) }
+        guard !headings.isEmpty else { return ([UInt8](bytes), true) }
         // Where each heading's tag ends (just before its `>`), in order.
         var insertions: [Int] = []
         insertions.reserveCapacity(headings.count)
         var searchFrom = 0
         for heading in headings {
-            guard let found = firstHeadingTag(level: heading.level, in: bytes, from: searchFrom) else { return [UInt8](bytes) }
+            guard let found = firstHeadingTag(level: heading.level, in: bytes, from: searchFrom) else {
+                return ([UInt8](bytes), false)
+            }
             insertions.append(found + 3)
             searchFrom = found + 4
         }
         let extra = headings.reduce(0) { $0 + $1.id.utf8.count + 6 }
-        return [UInt8](unsafeUninitializedCapacity: bytes.count + extra) { output, initialized in
+        let written = [UInt8](unsafeUninitializedCapacity: bytes.count + extra) { output, initialized in
             var written = 0
             var copied = 0
             func append(_ part: UnsafeRawBufferPointer) {
@@ -330,6 +347,7 @@ public enum Markdown {
             append(UnsafeRawBufferPointer(rebasing: bytes[copied...]))
             initialized = written
         }
+        return (written, true)
     }
 
     /// The offset of the next `<hN>` (N = level) at or after `start`.
@@ -353,6 +371,12 @@ public enum Markdown {
     /// inside block quotes and list items too.
     struct DocumentWalk {
         var links: [MarkdownLink] = []
+        /// The `href` and `src` values the HTML will hold, as a scan reads them (`hrefAsScanned`),
+        /// in order: a link or image inside an image's description is not one, as cmark writes
+        /// the description as the image's `alt` text.
+        var htmlLinks: [String] = []
+        /// Whether the HTML will hold raw HTML from the text (raw HTML is on, and the text has some).
+        private(set) var holdsRawHTML = false
         var headings: [(node: OpaquePointer, text: String)] = []
         /// With `collectsText`: the words before the first heading, then those after each heading.
         private var sectionTexts: [[UInt8]] = []
@@ -378,6 +402,8 @@ public enum Markdown {
             }
             var blockLine = 1
             var headingText: String?
+            /// How many images the walk is inside.
+            var imageDepth = 0
             var sectionText = WordRun(capacity: collectsText ? 4096 : 16)
             while true {
                 let event = cmark_iter_next(iterator)
@@ -390,6 +416,7 @@ public enum Markdown {
                     ? Markdown.literal(of: node) : nil
                 noticeScan?.visit(node, type: type, entering: event == CMARK_EVENT_ENTER, literal: literal)
                 if event == CMARK_EVENT_EXIT {
+                    if type == CMARK_NODE_IMAGE { imageDepth -= 1 }
                     if type == CMARK_NODE_HEADING, let text = headingText {
                         headings.append((node, text))
                         headingText = nil
@@ -423,7 +450,12 @@ public enum Markdown {
                         }
                     }
                     let line = Int(cmark_node_get_start_line(node))
-                    links.append(Self.link(node, type: type, line: line > 0 ? line : blockLine, options: options, rewriteLink: rewriteLink))
+                    let link = Self.link(node, type: type, line: line > 0 ? line : blockLine, options: options, rewriteLink: rewriteLink)
+                    if imageDepth == 0 { htmlLinks.append(Markdown.hrefAsScanned(link.destination)) }
+                    if type == CMARK_NODE_IMAGE { imageDepth += 1 }
+                    links.append(link)
+                case CMARK_NODE_HTML_BLOCK, CMARK_NODE_HTML_INLINE:
+                    if options.allowsUnsafeHTML { holdsRawHTML = true }
                 default:
                     if type.rawValue < CMARK_NODE_FIRST_INLINE.rawValue {
                         let line = Int(cmark_node_get_start_line(node))
@@ -705,6 +737,40 @@ public enum Markdown {
 
         /// cmark's literals are UTF-8 from a Swift String, so nothing is repaired.
         var text: String { String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self) }
+    }
+
+    /// Whether a scan reads `byte` of a link's destination as it is in cmark's HTML: cmark writes
+    /// the bytes of its `HREF_SAFE` table as they are (letters, digits, `!#$%()*+,-./:;=?@_~`), `&`
+    /// and `'` as character references the scan decodes, and any other as `%XX`. Two bit masks,
+    /// bytes 0–63 and 64–127 (none from 128 up); `MarkdownHTMLScanTests` holds them to cmark's
+    /// output for every byte.
+    @inline(__always)
+    private static func readsAsWritten(_ byte: UInt8) -> Bool {
+        let low: UInt64 = 0xAFFF_FFFA_0000_0000
+        let high: UInt64 = 0x47FF_FFFE_87FF_FFFF
+        return byte < 64 ? (low >> UInt64(byte)) & 1 == 1 : byte < 128 ? (high >> UInt64(byte - 64)) & 1 == 1 : false
+    }
+
+    /// The value a scan of cmark's HTML reads for a link to `destination` (see `readsAsWritten`).
+    /// The destination itself, not a copy, when every byte reads as written (most do).
+    static func hrefAsScanned(_ destination: String) -> String {
+        let escapes = destination.withUTF8Bytes { bytes in
+            for byte in bytes where !readsAsWritten(byte) { return true }
+            return false
+        }
+        guard escapes else { return destination }
+        var scanned: [UInt8] = []
+        destination.withUTF8Bytes { bytes in
+            let hex: StaticString = "0123456789ABCDEF"
+            for byte in bytes {
+                if readsAsWritten(byte) {
+                    scanned.append(byte)
+                } else {
+                    scanned += [UInt8(ascii: "%"), hex.utf8Start[Int(byte >> 4)], hex.utf8Start[Int(byte & 0xF)]]
+                }
+            }
+        }
+        return String(decoding: scanned, as: UTF8.self)
     }
 
     /// Schemes that run code or smuggle content, in lowercase.

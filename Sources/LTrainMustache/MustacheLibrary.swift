@@ -176,6 +176,13 @@ public struct MustacheLibrary: Sendable {
     package func renderBytes(
         _ name: String, _ context: MustacheValue, itemMemory: (any MustacheItemMemory)? = nil, capacity: Int = 0
     ) throws(MustacheError) -> [UInt8] {
+        try renderTemplate(name, context, itemMemory: itemMemory, capacity: capacity).bytes
+    }
+
+    /// `renderBytes`, with where each `.utf8` value was written unescaped.
+    package func renderTemplate(
+        _ name: String, _ context: MustacheValue, itemMemory: (any MustacheItemMemory)? = nil, capacity: Int = 0
+    ) throws(MustacheError) -> RenderedTemplate {
         guard let nodes = templates[name] else {
             throw MustacheError(templateName: name, location: nil, message: "no template named '\(name)'")
         }
@@ -185,8 +192,16 @@ public struct MustacheLibrary: Sendable {
         // A sixty-fourth more than expected: an edit that lengthens the page a little still fits.
         var output = RenderedBytes(capacity: max(8192, capacity + capacity / 64))
         try renderer.render(nodes, stack: &stack, overrides: [], into: &output)
-        return output.bytes
+        return RenderedTemplate(bytes: output.bytes, rawUTF8Ranges: output.rawUTF8Ranges)
     }
+}
+
+/// A template's output, and where in it each `.utf8` value was written as it is (unescaped, by
+/// `{{{name}}}` or `{{&name}}`), in order: a caller that knows what such a value holds (HTML it
+/// made) need not read those bytes again.
+package struct RenderedTemplate: Sendable {
+    package var bytes: [UInt8]
+    package var rawUTF8Ranges: [Range<Int>]
 }
 
 /// A section over a list, as a caller that keeps its items' bytes tells one from another: its
@@ -284,7 +299,9 @@ private struct MustacheRenderer {
             case .variable(let name, let isEscaped):
                 guard let value = lookup(name, in: stack) else { continue }
                 if case .utf8(let bytes) = value {
+                    let start = output.count
                     bytes.withUnsafeBufferPointer { if isEscaped { output.appendEscapingHTML($0) } else { output.append($0) } }
+                    if !isEscaped && !bytes.isEmpty { output.rawUTF8Ranges.append(start..<output.count) }
                     continue
                 }
                 let text = value.interpolatedText
@@ -399,6 +416,8 @@ package struct RenderedBytes: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
     private var written = 0
     private var capacity: Int
+    /// Where `.utf8` values were written unescaped (see `RenderedTemplate`).
+    var rawUTF8Ranges: [Range<Int>] = []
 
     package init(capacity: Int = 8192) {
         self.capacity = max(64, capacity)

@@ -73,6 +73,20 @@ public struct RenderedPage: Sendable {
     /// An info page's text cut at its headings for the search index (see `SearchIndex`), in the
     /// render's walk; nil for other pages and without search.
     package var searchSections: [MarkdownSection]?
+    /// Parts of `bytes` whose links and ids are known without scanning them: the HTML of its
+    /// Markdown, where the template wrote it as it is.
+    public var knownParts: [KnownHTMLPart] = []
+}
+
+/// A part of a page's bytes (`range`) and what a scan of it from outside any tag finds.
+public struct KnownHTMLPart: Sendable {
+    public var range: Range<Int>
+    public var scan: MarkdownHTMLScan
+
+    public init(range: Range<Int>, scan: MarkdownHTMLScan) {
+        self.range = range
+        self.scan = scan
+    }
 }
 
 /// The Render stage: (model, routes, templates) → HTML, one page at a time so pages can be
@@ -525,7 +539,10 @@ public struct PageRenderer: Sendable {
         var sourceLinks: [SourceLink] = []
         var notices: [TextNotices] = []
         var searchSections: [MarkdownSection]?
-        let context = self.context(from: inputs, sourceLinks: &sourceLinks, notices: &notices, searchSections: &searchSections)
+        var knownHTML: [(bytes: [UInt8], scan: MarkdownHTMLScan)] = []
+        let context = self.context(
+            from: inputs, sourceLinks: &sourceLinks, notices: &notices, searchSections: &searchSections,
+            knownHTML: &knownHTML)
         let templateName = inputs.template
         let templatePath = templatePaths[templateName] ?? "\(templateName).mustache"
         do {
@@ -535,18 +552,38 @@ public struct PageRenderer: Sendable {
             }
             // The index of a large site is megabytes: written into room for its last size, not
             // into a buffer that doubles a dozen times from a page's size.
-            let bytes = try library.renderBytes(
+            let rendered = try library.renderTemplate(
                 templateName, .object(context), itemMemory: itemMemory, capacity: itemMemory?.parts.lastIndexSize ?? 0)
-            itemMemory?.parts.lastIndexSize = bytes.count
+            itemMemory?.parts.lastIndexSize = rendered.bytes.count
             return RenderedPage(
-                page: inputs.page, outputPath: inputs.outputPath, bytes: bytes, templatePath: templatePath,
+                page: inputs.page, outputPath: inputs.outputPath, bytes: rendered.bytes, templatePath: templatePath,
                 templateSources: includedSources[templateName] ?? [], sourceLinks: sourceLinks, notices: notices,
-                searchSections: searchSections)
+                searchSections: searchSections,
+                knownParts: Self.knownParts(of: rendered, markdownHTML: knownHTML))
         } catch {
             throw Diagnostic.error(
                 error.message, path: templatePaths[error.templateName] ?? error.templateName, at: error.location,
                 hint: error.hint)
         }
+    }
+
+    /// The places where the template wrote one of the page's Markdown HTML as it is, each with
+    /// what a scan of that HTML finds: told by its bytes, so a place is never taken for another.
+    private static func knownParts(
+        of rendered: RenderedTemplate, markdownHTML: [(bytes: [UInt8], scan: MarkdownHTMLScan)]
+    ) -> [KnownHTMLPart] {
+        guard !markdownHTML.isEmpty else { return [] }
+        var parts: [KnownHTMLPart] = []
+        rendered.bytes.withUnsafeBytes { page in
+            for range in rendered.rawUTF8Ranges {
+                let written = UnsafeRawBufferPointer(rebasing: page[range])
+                guard let html = markdownHTML.first(where: { $0.bytes.withUnsafeBytes { $0.hasSameBytes(as: written) } }) else {
+                    continue
+                }
+                parts.append(KnownHTMLPart(range: range, scan: html.scan))
+            }
+        }
+        return parts
     }
 
     // MARK: Contexts
@@ -568,7 +605,8 @@ public struct PageRenderer: Sendable {
 
     private func markdownHTML(
         _ source: MarkdownSource, on page: Page, template: String, sourceLinks: inout [SourceLink],
-        notices: inout [TextNotices], searchSections: inout [MarkdownSection]?
+        notices: inout [TextNotices], searchSections: inout [MarkdownSection]?,
+        knownHTML: inout [(bytes: [UInt8], scan: MarkdownHTMLScan)]
     ) -> [UInt8] {
         // An info page's text is cut into sections for the search index in the same walk.
         var collectsSections = false
@@ -601,6 +639,7 @@ public struct PageRenderer: Sendable {
         sourceLinks.reserveCapacity(sourceLinks.count + rendered.links.count)
         for link in rendered.links { sourceLinks.append(SourceLink(link, in: source)) }
         notices.append(TextNotices(displayPath: source.displayPath, notices: rendered.notices))
+        if let scan = rendered.htmlScan { knownHTML.append((rendered.htmlBytes, scan)) }
         return rendered.htmlBytes
     }
 
@@ -644,12 +683,16 @@ public struct PageRenderer: Sendable {
     /// folder shares, and its Markdown rendered to HTML.
     func context(from inputs: PageInputs, sourceLinks: inout [SourceLink], notices: inout [TextNotices]) -> MustacheObject {
         var searchSections: [MarkdownSection]?
-        return context(from: inputs, sourceLinks: &sourceLinks, notices: &notices, searchSections: &searchSections)
+        var knownHTML: [(bytes: [UInt8], scan: MarkdownHTMLScan)] = []
+        return context(
+            from: inputs, sourceLinks: &sourceLinks, notices: &notices, searchSections: &searchSections,
+            knownHTML: &knownHTML)
     }
 
+    /// `knownHTML`: each Markdown text's HTML, with what a scan of it finds, when that is known.
     private func context(
         from inputs: PageInputs, sourceLinks: inout [SourceLink], notices: inout [TextNotices],
-        searchSections: inout [MarkdownSection]?
+        searchSections: inout [MarkdownSection]?, knownHTML: inout [(bytes: [UInt8], scan: MarkdownHTMLScan)]
     ) -> MustacheObject {
         var context = inputs.values
         let folder = SitePath.folder(of: inputs.outputPath)
@@ -662,7 +705,8 @@ public struct PageRenderer: Sendable {
                 context[field] = .utf8(
                     markdownHTML(
                         source, on: inputs.page, template: inputs.template,
-                        sourceLinks: &sourceLinks, notices: &notices, searchSections: &searchSections))
+                        sourceLinks: &sourceLinks, notices: &notices, searchSections: &searchSections,
+                        knownHTML: &knownHTML))
             case .checklist(let source):
                 // The rows' ids too: a heading "Groceries Milk" above the row "Milk" of the checklist
                 // `groceries` would take the row's `groceries-milk`.

@@ -3,6 +3,13 @@
 #endif
 
 extension UnsafeRawBufferPointer {
+    /// Whether both hold the same bytes (memcmp).
+    package func hasSameBytes(as other: UnsafeRawBufferPointer) -> Bool {
+        guard count == other.count else { return false }
+        guard count > 0, let base = baseAddress, let otherBase = other.baseAddress else { return true }
+        return memcmp(base, otherBase, count) == 0
+    }
+
     /// The offset of the first `byte` at or after `start`, found with memchr; nil when there is none.
     /// The scans that run over every page and every source file jump from one byte to the next so.
     package func firstOffset(of byte: UInt8, from start: Int) -> Int? {

@@ -641,7 +641,7 @@ public enum SiteBuild {
                             outputPath: page.outputPath, bytes: page.bytes, templatePath: page.templatePath,
                             templateSources: page.templateSources,
                             sourceLinks: page.sourceLinks, files: files, siteURL: renderer.site.baseURL,
-                            fineLinks: fineLinks)
+                            fineLinks: fineLinks, knownParts: page.knownParts)
                         // A page that links into another page's #fragment is always checked again,
                         // since the other page may have changed.
                         try output.write(
