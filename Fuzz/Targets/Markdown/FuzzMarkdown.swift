@@ -26,16 +26,33 @@ public func fuzzMarkdown(_ data: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
         precondition(!Markdown.isDangerous(link.destination), "a dangerous link survived: \(link.destination)")
         precondition(link.line >= 1, "link line \(link.line)")
     }
-    let ids = HTMLScanner.scan(rendered.html).ids
+    let html = rendered.html
+    let scanned = HTMLScanner.scan(rendered.htmlBytes)
+    let ids = scanned.ids
+    // The links and ids the check takes from the render are what a scan of the HTML reads, with
+    // raw HTML off and on (on, a text with raw HTML is left to the scan).
+    if let known = rendered.htmlScan {
+        precondition(known.links == scanned.links && Set(known.ids) == ids, "known \(known) against scanned \(scanned)")
+    } else {
+        preconditionFailure("raw HTML is off, yet the links and ids were left to the scan")
+    }
+    var unsafe = MarkdownOptions()
+    unsafe.allowsUnsafeHTML = true
+    let withRawHTML = Markdown.render(text, options: unsafe, rewriteLink: rewrite)
+    if let known = withRawHTML.htmlScan {
+        let scannedRaw = HTMLScanner.scan(withRawHTML.htmlBytes)
+        precondition(
+            known.links == scannedRaw.links && Set(known.ids) == scannedRaw.ids, "known \(known) against \(scannedRaw)")
+    }
     var seen: Set<String> = []
-    var offset = rendered.html.startIndex
-    while let range = rendered.html.range(of: "<h", range: offset..<rendered.html.endIndex) {
+    var offset = html.startIndex
+    while let range = html.range(of: "<h", range: offset..<html.endIndex) {
         offset = range.upperBound
-        guard let idStart = rendered.html.range(of: " id=\"", range: offset..<rendered.html.endIndex),
-            rendered.html.distance(from: offset, to: idStart.lowerBound) == 1,
-            let idEnd = rendered.html.range(of: "\"", range: idStart.upperBound..<rendered.html.endIndex)
+        guard let idStart = html.range(of: " id=\"", range: offset..<html.endIndex),
+            html.distance(from: offset, to: idStart.lowerBound) == 1,
+            let idEnd = html.range(of: "\"", range: idStart.upperBound..<html.endIndex)
         else { continue }
-        let id = String(rendered.html[idStart.upperBound..<idEnd.lowerBound])
+        let id = String(html[idStart.upperBound..<idEnd.lowerBound])
         precondition(seen.insert(id).inserted, "heading id '\(id)' given twice")
         precondition(ids.contains(id))
     }
