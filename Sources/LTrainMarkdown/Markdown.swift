@@ -394,6 +394,9 @@ public enum Markdown {
             collectsText: Bool, footnoteLabels: Set<String>, noticeScan: inout NoticeScan?
         ) {
             guard let iterator = cmark_iter_new(document) else { return }
+            // Room for the links of a page of documentation, so most texts' lists never grow.
+            links.reserveCapacity(32)
+            htmlLinks.reserveCapacity(32)
             var footnoteReferences: [(link: OpaquePointer, label: String)] = []
             defer {
                 cmark_iter_free(iterator)
