@@ -277,19 +277,21 @@ private struct MustacheRenderer {
         }
     }
 
+    /// Writes a `.utf8` value, noting where when unescaped (a function of its own, as the tags
+    /// after `render` are: see there).
+    private static func appendUTF8(_ bytes: [UInt8], isEscaped: Bool, into output: inout RenderedBytes) {
+        let start = output.count
+        bytes.withUnsafeBufferPointer { if isEscaped { output.appendEscapingHTML($0) } else { output.append($0) } }
+        if !isEscaped && !bytes.isEmpty { output.rawUTF8Ranges.append(start..<output.count) }
+    }
+
     /// Renders `nodes`. `overrides` are the blocks that replace same-named `{{$block}}`s, the first
     /// of a name winning: a page has a handful, so a search by name beats hashing each one.
     mutating func render(
         _ nodes: [MustacheNode], stack: inout [MustacheValue], overrides: [MustacheBlock],
         into output: inout RenderedBytes
     ) throws(MustacheError) {
-        guard depth < MustacheLibrary.maximumRenderDepth else {
-            throw MustacheError(
-                templateName: chain.last ?? "", location: nil,
-                message:
-                    "templates nest deeper than \(MustacheLibrary.maximumRenderDepth) levels when rendered (through \(chain.suffix(6).joined(separator: " → ")))",
-                hint: "include fewer partials inside sections inside partials")
-        }
+        guard depth < MustacheLibrary.maximumRenderDepth else { throw nestedTooDeeply() }
         depth += 1
         defer { depth -= 1 }
         for node in nodes {
@@ -299,9 +301,7 @@ private struct MustacheRenderer {
             case .variable(let name, let isEscaped):
                 guard let value = lookup(name, in: stack) else { continue }
                 if case .utf8(let bytes) = value {
-                    let start = output.count
-                    bytes.withUnsafeBufferPointer { if isEscaped { output.appendEscapingHTML($0) } else { output.append($0) } }
-                    if !isEscaped && !bytes.isEmpty { output.rawUTF8Ranges.append(start..<output.count) }
+                    Self.appendUTF8(bytes, isEscaped: isEscaped, into: &output)
                     continue
                 }
                 let text = value.interpolatedText
@@ -330,34 +330,67 @@ private struct MustacheRenderer {
                     stack.removeLast()
                 }
             case .partial(let reference, let indentation, _):
-                guard let name = templateName(reference, in: stack), let partial = library.nodes(of: name) else {
-                    continue
-                }
-                let indented = Reindentation.apply(to: partial, strip: "", add: indentation, indentFirstLine: true)
-                try include(name, indented, at: reference, stack: &stack, overrides: overrides, into: &output)
+                try renderPartial(reference, indentation: indentation, stack: &stack, overrides: overrides, into: &output)
             case .parent(let reference, let blocks, let indentation, _):
-                guard let name = templateName(reference, in: stack), let parent = library.nodes(of: name) else {
-                    continue
-                }
-                // The caller's own overrides win over the blocks this parent tag supplies.
-                var merged = overrides
-                if merged.isEmpty {
-                    merged = blocks
-                } else {
-                    for block in blocks where !merged.contains(where: { $0.name == block.name }) { merged.append(block) }
-                }
-                let indented = Reindentation.apply(to: parent, strip: "", add: indentation, indentFirstLine: true)
-                try include(name, indented, at: reference, stack: &stack, overrides: merged, into: &output)
+                try renderParent(
+                    reference, blocks: blocks, indentation: indentation, stack: &stack, overrides: overrides, into: &output)
             case .block(let block):
-                if let replacement = overrides.first(where: { $0.name == block.name }) {
-                    let nodes = Reindentation.apply(
-                        to: replacement.nodes, strip: replacement.contentIndentation,
-                        add: block.siteIndentation, indentFirstLine: block.isStandalone)
-                    try render(nodes, stack: &stack, overrides: overrides, into: &output)
-                } else {
-                    try render(block.nodes, stack: &stack, overrides: overrides, into: &output)
-                }
+                try renderBlock(block, stack: &stack, overrides: overrides, into: &output)
             }
+        }
+    }
+
+    // The tags below are rendered by functions of their own, not inside `render`: `render` recurses
+    // once a level of nesting, so what its frame holds is paid up to `maximumRenderDepth` times
+    // over on one thread's stack, and an unoptimised build (which does not inline) under
+    // AddressSanitizer ran out. Optimised builds inline them, as their frames are small.
+
+    private func nestedTooDeeply() -> MustacheError {
+        MustacheError(
+            templateName: chain.last ?? "", location: nil,
+            message:
+                "templates nest deeper than \(MustacheLibrary.maximumRenderDepth) levels when rendered (through \(chain.suffix(6).joined(separator: " → ")))",
+            hint: "include fewer partials inside sections inside partials")
+    }
+
+    @inline(__always)
+    private mutating func renderPartial(
+        _ reference: TemplateReference, indentation: String, stack: inout [MustacheValue], overrides: [MustacheBlock],
+        into output: inout RenderedBytes
+    ) throws(MustacheError) {
+        guard let name = templateName(reference, in: stack), let partial = library.nodes(of: name) else { return }
+        let indented = Reindentation.apply(to: partial, strip: "", add: indentation, indentFirstLine: true)
+        try include(name, indented, at: reference, stack: &stack, overrides: overrides, into: &output)
+    }
+
+    @inline(__always)
+    private mutating func renderParent(
+        _ reference: TemplateReference, blocks: [MustacheBlock], indentation: String, stack: inout [MustacheValue],
+        overrides: [MustacheBlock], into output: inout RenderedBytes
+    ) throws(MustacheError) {
+        guard let name = templateName(reference, in: stack), let parent = library.nodes(of: name) else { return }
+        // The caller's own overrides win over the blocks this parent tag supplies.
+        var merged = overrides
+        if merged.isEmpty {
+            merged = blocks
+        } else {
+            for block in blocks where !merged.contains(where: { $0.name == block.name }) { merged.append(block) }
+        }
+        let indented = Reindentation.apply(to: parent, strip: "", add: indentation, indentFirstLine: true)
+        try include(name, indented, at: reference, stack: &stack, overrides: merged, into: &output)
+    }
+
+    @inline(__always)
+    private mutating func renderBlock(
+        _ block: MustacheBlock, stack: inout [MustacheValue], overrides: [MustacheBlock], into output: inout RenderedBytes
+    ) throws(MustacheError) {
+        if let replacement = overrides.first(where: { $0.name == block.name }) {
+            let nodes = Reindentation.apply(
+                to: replacement.nodes, strip: replacement.contentIndentation,
+                add: block.siteIndentation, indentFirstLine: block.isStandalone)
+            try render(nodes, stack: &stack, overrides: overrides, into: &output)
+        } else {
+            try render(block.nodes, stack: &stack, overrides: overrides, into: &output)
         }
     }
 
