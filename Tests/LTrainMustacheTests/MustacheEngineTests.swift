@@ -94,9 +94,9 @@ import LTrainSupport
         #expect(try render("{{v}}", ["v": "Straße — ok"]) == "Straße — ok")
     }
 
-    /// Every special byte at every place of values of every length up to past two eight-byte
-    /// words, among bytes one bit away from a special one and multi-byte characters (whose bytes
-    /// are 0xA6, 0xBC… with the high bit set), escaped as a plain byte-by-byte escape would.
+    /// Every special byte at every place of values of every length up to 20, among bytes one bit
+    /// away from a special one and multi-byte characters (whose bytes are 0xA6, 0xBC… with the
+    /// high bit set), escaped as a plain character-by-character escape would.
     @Test func escapingFindsEverySpecialByteAtEveryPlace() throws {
         func plainEscape(_ text: String) -> String {
             var escaped = ""
