@@ -129,9 +129,7 @@ public enum LinkChecker {
     /// read on its code points (a mark after the colon does not make it another scheme).
     static func isDataURL(_ link: String) -> Bool {
         link.withUTF8Bytes { bytes in
-            bytes.count >= 5 && bytes[0] | 0x20 == UInt8(ascii: "d") && bytes[1] | 0x20 == UInt8(ascii: "a")
-                && bytes[2] | 0x20 == UInt8(ascii: "t") && bytes[3] | 0x20 == UInt8(ascii: "a")
-                && bytes[4] == UInt8(ascii: ":")
+            bytes.count >= 5 && HTMLScanner.equalsIgnoringCase(bytes, 0..<4, "data") && bytes[4] == UInt8(ascii: ":")
         }
     }
 
@@ -408,9 +406,9 @@ package enum HTMLScanner {
         html.withUnsafeBufferPointer { scan(bytes: $0, knownParts: knownParts) }
     }
 
-    /// Whether `bytes[range]` spells `name` (lowercase ASCII), ignoring case.
+    /// Whether `bytes[range]` spells `name` (lowercase ASCII letters), ignoring case.
     @inline(__always)
-    private static func equalsIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ name: StaticString) -> Bool {
+    static func equalsIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ name: StaticString) -> Bool {
         guard range.count == name.utf8CodeUnitCount else { return false }
         let expected = name.utf8Start
         for offset in 0..<range.count where bytes[range.lowerBound + offset] | 0x20 != expected[offset] {

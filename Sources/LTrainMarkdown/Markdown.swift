@@ -762,18 +762,21 @@ public enum Markdown {
             return false
         }
         guard escapes else { return destination }
-        var scanned: [UInt8] = []
-        destination.withUTF8Bytes { bytes in
-            let hex: StaticString = "0123456789ABCDEF"
-            for byte in bytes {
-                if readsAsWritten(byte) {
-                    scanned.append(byte)
-                } else {
-                    scanned += [UInt8(ascii: "%"), hex.utf8Start[Int(byte >> 4)], hex.utf8Start[Int(byte & 0xF)]]
+        return destination.withUTF8Bytes { bytes in
+            String(unsafeUninitializedCapacity: bytes.count * 3) { scanned in
+                var count = 0
+                for byte in bytes {
+                    if readsAsWritten(byte) {
+                        scanned[count] = byte
+                        count += 1
+                    } else {
+                        // A byte cmark escapes is never unreserved, so this writes its `%XX`.
+                        count += SitePath.writePercentEncoded(byte, into: scanned, at: count)
+                    }
                 }
+                return count
             }
         }
-        return String(decoding: scanned, as: UTF8.self)
     }
 
     /// Schemes that run code or smuggle content, in lowercase.

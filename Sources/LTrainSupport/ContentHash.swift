@@ -74,9 +74,9 @@ public struct ContentHash: Hashable, Sendable, CustomStringConvertible {
 
     /// Appends the 16 hex digits of `description` to `bytes`.
     package func appendHex(to bytes: inout [UInt8]) {
-        let digits: StaticString = "0123456789abcdef"
-        for position in 0..<16 {
-            bytes.append(digits.utf8Start[Int((value >> UInt64(60 - 4 * position)) & 0xF)])
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { digits in
+            writeHex(into: digits, at: 0)
+            bytes.append(contentsOf: digits)
         }
     }
 
