@@ -139,9 +139,11 @@ public enum LinkChecker {
         outputPath: String, html: String, templatePath: String, templateSources: [TemplateSource] = [],
         sourceLinks: [SourceLink], files: Set<String>, siteURL: String? = nil
     ) -> PageCheck {
-        check(
+        var fine = LinkSet()
+        return check(
             outputPath, HTMLScanner.scan(html), templatePath: templatePath, templateSources: templateSources,
-            sourceLinks: sourceLinks, files: files, siteURL: siteURL)
+            sourceLinks: sourceLinks, files: files, siteURL: siteURL, folder: SitePath.folder(of: outputPath),
+            fine: &fine)
     }
 
     /// `checkPage` over the page's UTF-8 bytes, as rendered.
@@ -155,9 +157,63 @@ public enum LinkChecker {
         sourceLinks: [SourceLink], files: Set<String>, siteURL: String? = nil, fineLinks: FineLinks? = nil,
         knownParts: [KnownHTMLPart] = []
     ) -> PageCheck {
-        check(
-            outputPath, HTMLScanner.scan(bytes, knownParts: knownParts), templatePath: templatePath,
-            templateSources: templateSources, sourceLinks: sourceLinks, files: files, siteURL: siteURL, fineLinks: fineLinks)
+        let folder = SitePath.folder(of: outputPath)
+        guard let fineLinks else {
+            var fine = LinkSet()
+            return check(
+                outputPath, HTMLScanner.scan(bytes, knownParts: knownParts), templatePath: templatePath,
+                templateSources: templateSources, sourceLinks: sourceLinks, files: files, siteURL: siteURL,
+                folder: folder, fine: &fine)
+        }
+        // Only the links neither memory holds are made text and judged; the memories are moved
+        // into the scan and back, so that adding to them copies nothing.
+        var unknown = UnknownLinks(fine: fineLinks.take(folder), listed: fineLinks.listedExternal)
+        fineLinks.listedExternal = LinkSet()
+        let ids = bytes.withUnsafeBufferPointer { HTMLScanner.scan(bytes: $0, knownParts: knownParts, links: &unknown) }
+        fineLinks.listedExternal = unknown.listed
+        unknown.listed = LinkSet()
+        var fine = unknown.fine
+        unknown.fine = LinkSet()
+        defer { fineLinks.keep(fine, in: folder) }
+        return check(
+            outputPath, (unknown.links, ids), templatePath: templatePath, templateSources: templateSources,
+            sourceLinks: sourceLinks, files: files, siteURL: siteURL, fineLinks: fineLinks, folder: folder, fine: &fine)
+    }
+
+    /// A scan's links that neither the links judged fine in the page's folder nor the external
+    /// links listed hold, looked up by their bytes: most links of a page are in one or the other.
+    private struct UnknownLinks: HTMLScanner.LinkVisitor {
+        var fine: LinkSet
+        var listed: LinkSet
+        var links: [String] = []
+
+        init(fine: LinkSet, listed: LinkSet) {
+            self.fine = fine
+            self.listed = listed
+        }
+
+        // Mutating, so that the closures below reach the sets in place rather than copying them.
+        private mutating func isKnown(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            let hash = LinkSet.hash(UnsafeRawBufferPointer(bytes))
+            return fine.contains(bytes, hash: hash) || listed.contains(bytes, hash: hash)
+        }
+
+        private mutating func isKnown(_ link: String) -> Bool {
+            link.withUTF8Bytes { isKnown($0) }
+        }
+
+        mutating func visit(linkBytes: UnsafeBufferPointer<UInt8>) {
+            if linkBytes.contains(UInt8(ascii: "&")) {
+                let link = HTMLScanner.link(linkBytes)
+                if !isKnown(link) { links.append(link) }
+            } else if !isKnown(linkBytes) {
+                links.append(String(decoding: linkBytes, as: UTF8.self))
+            }
+        }
+
+        mutating func visit(knownLinks: [String]) {
+            for link in knownLinks where !isKnown(link) { links.append(link) }
+        }
     }
 
     /// The links without a `#fragment` judged fine, by the folder of the page they are on: such a
@@ -170,8 +226,8 @@ public enum LinkChecker {
     /// Handed from one thread to the next only through a `LinkMemory`'s lock, and used by one
     /// thread at a time in between: hence `@unchecked Sendable`.
     public final class FineLinks: @unchecked Sendable {
-        private var byFolder: [String: Set<String>] = [:]
-        fileprivate var listedExternal: Set<String> = []
+        private var byFolder: [String: LinkSet] = [:]
+        fileprivate var listedExternal = LinkSet()
         /// The `LinkMemory` generation (files and site URL) its links were judged against.
         fileprivate var generation = 0
         /// With a `LinkMemory`: the links found fine since it was taken, by folder, for the memory
@@ -182,17 +238,17 @@ public enum LinkChecker {
 
         public init() {}
 
-        fileprivate init(knowing byFolder: [String: Set<String>], generation: Int) {
+        fileprivate init(knowing byFolder: [String: LinkSet], generation: Int) {
             self.byFolder = byFolder
             self.generation = generation
             self.added = [:]
         }
 
-        fileprivate func take(_ folder: String) -> Set<String> {
-            byFolder.removeValue(forKey: folder) ?? []
+        fileprivate func take(_ folder: String) -> LinkSet {
+            byFolder.removeValue(forKey: folder) ?? LinkSet()
         }
 
-        fileprivate func keep(_ links: Set<String>, in folder: String) {
+        fileprivate func keep(_ links: LinkSet, in folder: String) {
             byFolder[folder] = links
         }
 
@@ -213,7 +269,7 @@ public enum LinkChecker {
             var files: Set<String> = []
             var siteURL: String?
             var generation = 0
-            var byFolder: [String: Set<String>] = [:]
+            var byFolder: [String: LinkSet] = [:]
         }
         private let state = Mutex(State())
 
@@ -240,7 +296,11 @@ public enum LinkChecker {
             guard let added = fineLinks.added else { return }
             state.withLock { state in
                 guard fineLinks.generation == state.generation else { return }
-                for (folder, links) in added { state.byFolder[folder, default: []].formUnion(links) }
+                for (folder, links) in added {
+                    var kept = state.byFolder.removeValue(forKey: folder) ?? LinkSet()
+                    for link in links { kept.insert(link) }
+                    state.byFolder[folder] = kept
+                }
             }
         }
     }
@@ -248,13 +308,10 @@ public enum LinkChecker {
     private static func check(
         _ outputPath: String, _ scanned: (links: [String], ids: Set<String>), templatePath: String,
         templateSources: [TemplateSource], sourceLinks: [SourceLink], files: Set<String>, siteURL: String?,
-        fineLinks: FineLinks? = nil
+        fineLinks: FineLinks? = nil, folder: String, fine: inout LinkSet
     ) -> PageCheck {
         var check = PageCheck(outputPath: outputPath, ids: scanned.ids, problems: [], external: [], fragmentLinks: [])
         var reported: Set<String> = []
-        let folder = SitePath.folder(of: outputPath)
-        var fine = fineLinks?.take(folder) ?? []
-        defer { fineLinks?.keep(fine, in: folder) }
         for link in scanned.links {
             if fine.contains(link) || fineLinks?.listedExternal.contains(link) == true { continue }
             fineLinks?.judged += 1
@@ -397,13 +454,51 @@ public enum LinkChecker {
 package enum HTMLScanner {
     package static func scan(_ html: String) -> (links: [String], ids: Set<String>) {
         var html = html
-        return html.withUTF8 { scan(bytes: $0) }
+        return html.withUTF8 { bytes in
+            var links = LinkList()
+            let ids = scan(bytes: bytes, knownParts: [], links: &links)
+            return (links.links, ids)
+        }
     }
 
     /// `knownParts` (in order, not overlapping): parts whose links and ids are known, so not read
     /// again where the scan comes to one outside any tag (see `RenderedPage.knownParts`).
     package static func scan(_ html: [UInt8], knownParts: [KnownHTMLPart] = []) -> (links: [String], ids: Set<String>) {
-        html.withUnsafeBufferPointer { scan(bytes: $0, knownParts: knownParts) }
+        html.withUnsafeBufferPointer { bytes in
+            var links = LinkList()
+            let ids = scan(bytes: bytes, knownParts: knownParts, links: &links)
+            return (links.links, ids)
+        }
+    }
+
+    /// What a scan hands each link it finds to, in the page's order: a link it read, as its bytes
+    /// in the page (with any character references still in them), or the links of a known part.
+    package protocol LinkVisitor {
+        mutating func visit(linkBytes: UnsafeBufferPointer<UInt8>)
+        mutating func visit(knownLinks: [String])
+    }
+
+    /// The links as text, their character references decoded.
+    struct LinkList: LinkVisitor {
+        var links: [String] = []
+
+        init() {
+            links.reserveCapacity(16)
+        }
+
+        mutating func visit(linkBytes: UnsafeBufferPointer<UInt8>) {
+            links.append(HTMLScanner.link(linkBytes))
+        }
+
+        mutating func visit(knownLinks: [String]) {
+            links += knownLinks
+        }
+    }
+
+    /// The link an attribute value's bytes spell: its character references decoded.
+    static func link(_ value: UnsafeBufferPointer<UInt8>) -> String {
+        let text = String(decoding: value, as: UTF8.self)
+        return value.contains(UInt8(ascii: "&")) ? decodeEntities(text) : text
     }
 
     /// Whether `bytes[range]` spells `name` (lowercase ASCII letters), ignoring case.
@@ -427,17 +522,17 @@ package enum HTMLScanner {
         }
     }
 
-    private static func scan(
-        bytes: UnsafeBufferPointer<UInt8>, knownParts: [KnownHTMLPart] = []
-    ) -> (links: [String], ids: Set<String>) {
-        byteClasses.withUnsafeBufferPointer { scan(bytes: bytes, classes: $0, knownParts: knownParts) }
+    /// Reads `bytes`, handing each link to `links`; returns the ids.
+    static func scan<Visitor: LinkVisitor>(
+        bytes: UnsafeBufferPointer<UInt8>, knownParts: [KnownHTMLPart], links: inout Visitor
+    ) -> Set<String> {
+        byteClasses.withUnsafeBufferPointer { scan(bytes: bytes, classes: $0, knownParts: knownParts, links: &links) }
     }
 
-    private static func scan(
-        bytes: UnsafeBufferPointer<UInt8>, classes: UnsafeBufferPointer<UInt8>, knownParts: [KnownHTMLPart]
-    ) -> (links: [String], ids: Set<String>) {
-        var links: [String] = []
-        links.reserveCapacity(16)
+    private static func scan<Visitor: LinkVisitor>(
+        bytes: UnsafeBufferPointer<UInt8>, classes: UnsafeBufferPointer<UInt8>, knownParts: [KnownHTMLPart],
+        links: inout Visitor
+    ) -> Set<String> {
         var ids: Set<String> = []
         var index = 0
         let count = bytes.count
@@ -494,7 +589,7 @@ package enum HTMLScanner {
             }
             if nextKnownPart < knownParts.count && knownParts[nextKnownPart].range.lowerBound == index {
                 let part = knownParts[nextKnownPart]
-                links += part.scan.links
+                if !part.scan.links.isEmpty { links.visit(knownLinks: part.scan.links) }
                 if !part.scan.ids.isEmpty { ids.formUnion(part.scan.ids) }
                 index = part.range.upperBound
                 nextKnownPart += 1
@@ -549,13 +644,11 @@ package enum HTMLScanner {
                     equalsIgnoringCase(bytes, attribute, "id") || (isAnchor && equalsIgnoringCase(bytes, attribute, "name"))
                 guard isLink || isID else { continue }
                 let valueBytes = UnsafeBufferPointer(rebasing: bytes[valueRange])
-                let rawValue = String(decoding: valueBytes, as: UTF8.self)
-                let value = valueBytes.contains(UInt8(ascii: "&")) ? decodeEntities(rawValue) : rawValue
                 if isLink {
-                    links.append(value)
+                    links.visit(linkBytes: valueBytes)
                 } else {
                     if ids.isEmpty { ids.reserveCapacity(8) }
-                    ids.insert(value)
+                    ids.insert(link(valueBytes))
                 }
             }
             index += 1
@@ -565,7 +658,7 @@ package enum HTMLScanner {
                 skip(past: "</style")
             }
         }
-        return (links, ids)
+        return ids
     }
 
     /// Decodes the character references an attribute value may hold: `&amp;`, `&lt;`, `&gt;`,

@@ -162,6 +162,41 @@ import Testing
         #expect(check("stations/a.html", #"<a href="c.html">c</a>"#).count == 1)
     }
 
+    /// The memory finds a link by its bytes in the page, a link written with character references
+    /// by its decoded text, and a known part's links as the render gave them: each is judged once
+    /// a folder, and the page's check is what it is without the memory.
+    @Test func theMemoryFindsLinksHoweverTheyWereRead() {
+        let files: Set<String> = ["stations/a.html", "stations/b.html", "stations/it's.html"]
+        let part = #"<p><a href="b.html">b</a></p>"#
+        let html = #"<a href="it&#39;s.html">x</a><a href="it's.html">y</a>"# + part + #"<a href="https://example.org/">e</a>"#
+        let start = html.utf8.count - part.utf8.count - #"<a href="https://example.org/">e</a>"#.utf8.count
+        let known = [KnownHTMLPart(range: start..<start + part.utf8.count, scan: MarkdownHTMLScan(links: ["b.html"], ids: []))]
+        let fine = LinkChecker.FineLinks()
+        func check(_ fineLinks: LinkChecker.FineLinks?) -> PageCheck {
+            LinkChecker.checkPage(
+                outputPath: "stations/a.html", bytes: Array(html.utf8), templatePath: "templates/info.mustache",
+                sourceLinks: [], files: files, fineLinks: fineLinks, knownParts: known)
+        }
+        let first = check(fine)
+        // The two spellings of it's.html are one link: judged once, as is b.html and the external one.
+        #expect(fine.judged == 3)
+        #expect(first.problems.isEmpty)
+        #expect(first.external == ["https://example.org/"])
+        let second = check(fine)
+        #expect(fine.judged == 3, "every link of the page was in the memory")
+        #expect(second.external.isEmpty, "listed once a checker")
+        let alone = check(nil)
+        #expect(alone.problems.isEmpty)
+        #expect(alone.external == ["https://example.org/"])
+        #expect(alone.ids == first.ids)
+        // Without b.html in the site, the memory of another checker does not hide it.
+        let broken = LinkChecker.checkPage(
+            outputPath: "stations/a.html", bytes: Array(html.utf8), templatePath: "templates/info.mustache",
+            sourceLinks: [], files: ["stations/a.html", "stations/it's.html"], fineLinks: LinkChecker.FineLinks(),
+            knownParts: known)
+        #expect(broken.problems.map(\.message) == ["link 'b.html' on stations/a.html points to stations/b.html, which is not in the site"])
+    }
+
     /// Values and text of every length up to past where the scanner stops reading eight bytes at
     /// a time and asks memchr, with the byte it looks for at each place.
     @Test func scannerFindsTheEndOfSpansOfEveryLength() {
