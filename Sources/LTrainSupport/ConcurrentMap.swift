@@ -41,25 +41,3 @@ package func concurrentRuns<Element: Sendable>(
         transform(min(count, run * length)..<min(count, (run + 1) * length))
     }
 }
-
-/// `work`, started on another thread at once, for the caller to `wait()` for once it has done
-/// what it does meanwhile (which `work` must not depend on).
-package final class BackgroundWork<Value: Sendable>: Sendable {
-    private let result = Mutex<Value?>(nil)
-    private let done = DispatchSemaphore(value: 0)
-
-    package init(_ work: @escaping @Sendable () -> Value) {
-        DispatchQueue.global().async {
-            let value = work()
-            self.result.withLock { $0 = value }
-            self.done.signal()
-        }
-    }
-
-    /// The value `work` returned, once it has. Call once.
-    package func wait() -> Value {
-        done.wait()
-        // The value was set before `done` was signalled, and only `wait` takes it.
-        return result.withLock { $0.take() }!
-    }
-}

@@ -126,42 +126,27 @@ public struct PreparedSite: Sendable {
     ) throws(BuildFailure) -> PreparedSite {
         var log = DiagnosticLog()
         var clock = PhaseClock()
-        // The templates are read, parsed and their names checked on another thread while the
-        // content loads, which they do not depend on; their problems are then told in the order
-        // they would have been told one after the other.
-        let templateWork = BackgroundWork { () -> (LoadedTemplates?, MustacheLibrary?, DiagnosticLog, [Diagnostic]?) in
-            var templateLog = DiagnosticLog(limit: .max)
-            let loaded = ContentLoader.loadTemplates(from: templates, required: templatesRequired, log: &templateLog)
-            let library = loaded.map { checkedLibrary($0, templatesDirectory: templates, log: &templateLog) }
-            let nameWarnings = library.flatMap { library in
-                loaded.map { TemplateNames.check(library, pageTemplates: PageRenderer.everyPageTemplate, paths: $0.displayPaths) }
-            }
-            return (loaded, library, templateLog, nameWarnings)
-        }
         let loadedContent = ContentLoader.loadContent(from: content, log: &log)
-        let (loadedTemplates, library, templateLog, nameWarnings) = templateWork.wait()
-        log.report(contentsOf: templateLog.errors)
-        log.report(contentsOf: templateLog.warnings)
+        let loadedTemplates = ContentLoader.loadTemplates(from: templates, required: templatesRequired, log: &log)
         clock.lap("load")
+        let library = loadedTemplates.map { checkedLibrary($0, templatesDirectory: templates, log: &log) }
         return try assemble(
-            content: loadedContent, templates: loadedTemplates, library: library, settings: settings,
-            nameWarnings: nameWarnings, log: &log, clock: &clock)
+            content: loadedContent, templates: loadedTemplates, library: library, settings: settings, log: &log,
+            clock: &clock)
     }
 
     /// Model → Route over content and templates already loaded (the preview server keeps them).
     package static func assemble(
         content loadedContent: LoadedContent?, templates loadedTemplates: LoadedTemplates?, library: MustacheLibrary?,
-        settings: SiteBuilder.Settings, after last: SiteBuilder.LastVersion? = nil, nameWarnings: [Diagnostic]? = nil,
-        log: inout DiagnosticLog, clock: inout PhaseClock
+        settings: SiteBuilder.Settings, after last: SiteBuilder.LastVersion? = nil, log: inout DiagnosticLog,
+        clock: inout PhaseClock
     ) throws(BuildFailure) -> PreparedSite {
         let site = loadedContent.flatMap { SiteBuilder.build($0, settings: settings, after: last, log: &log) }
         clock.lap("model and templates")
         try log.throwIfErrors()
         guard let site else { throw BuildFailure(log.diagnostics) }
         do throws(BuildFailure) {
-            return try assemble(
-                site: site, templates: loadedTemplates, library: library, nameWarnings: nameWarnings, log: &log,
-                clock: &clock)
+            return try assemble(site: site, templates: loadedTemplates, library: library, log: &log, clock: &clock)
         } catch {
             // The model left the notices to a render that will not happen: they are looked for now.
             guard !settings.findsNotices else { throw error }
@@ -172,17 +157,17 @@ public struct PreparedSite: Sendable {
     }
 
     /// Route over a site already modelled (the preview server keeps it when only templates changed).
-    /// `nameWarnings`: what `TemplateNames.check` says of these templates, when already known.
     package static func assemble(
         site: Site, templates loadedTemplates: LoadedTemplates?, library: MustacheLibrary?,
-        nameWarnings: [Diagnostic]? = nil, log: inout DiagnosticLog, clock: inout PhaseClock
+        log: inout DiagnosticLog, clock: inout PhaseClock
     ) throws(BuildFailure) -> PreparedSite {
         try log.throwIfErrors()
         guard let library, let loadedTemplates else { throw BuildFailure(log.diagnostics) }
-        let nameWarnings =
-            nameWarnings
-            ?? TemplateNames.check(library, pageTemplates: PageRenderer.everyPageTemplate, paths: loadedTemplates.displayPaths)
-        log.report(contentsOf: nameWarnings)
+        for warning in TemplateNames.check(
+            library, pageTemplates: PageRenderer.everyPageTemplate, paths: loadedTemplates.displayPaths)
+        {
+            log.report(warning)
+        }
         clock.lap("template names")
         let routes = Routes(
             site: site, staticFiles: loadedTemplates.staticFiles, hasNotFoundPage: library.contains("404"), log: &log)
