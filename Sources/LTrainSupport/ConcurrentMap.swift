@@ -41,3 +41,38 @@ package func concurrentRuns<Element: Sendable>(
         transform(min(count, run * length)..<min(count, (run + 1) * length))
     }
 }
+
+/// Hands out `0..<count` as consecutive runs to workers that take them as they become free: each
+/// run a share of what is left (`1 / (workers × 4)` of it, at most `maximum`), so runs are long
+/// while much is left, for less contention, and one item long at the end, so the workers finish
+/// together. Fixed runs of 64 pages left one core idle for up to a run's length (8 ms at 0.13 ms a
+/// page) at the end of a build.
+package struct GuidedRuns: ~Copyable, Sendable {
+    private let next = Atomic<Int>(0)
+    package let count: Int
+    private let share: Int
+    private let maximum: Int
+
+    package init(count: Int, workers: Int, maximum: Int) {
+        self.count = count
+        self.share = max(1, workers) * 4
+        self.maximum = max(1, maximum)
+    }
+
+    /// The size of the run that starts at `start`.
+    package func length(from start: Int) -> Int {
+        max(1, min(maximum, (count - start) / share))
+    }
+
+    /// The next run, or nil when every index has been handed out.
+    package func take() -> Range<Int>? {
+        var start = next.load(ordering: .relaxed)
+        while start < count {
+            let end = start + length(from: start)
+            let (exchanged, found) = next.compareExchange(expected: start, desired: end, ordering: .relaxed)
+            if exchanged { return start..<end }
+            start = found
+        }
+        return nil
+    }
+}

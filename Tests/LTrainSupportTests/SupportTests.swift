@@ -1,4 +1,6 @@
+import Dispatch
 import Foundation
+import Synchronization
 import Testing
 
 @testable import LTrainSupport
@@ -17,6 +19,41 @@ import Testing
                 #expect(Set(runs.dropLast().map(\.count)).count <= 1, "\(count) items, \(workers) workers: uneven runs")
             }
         }
+    }
+
+    /// Guided runs hand out every index once, in order; long runs while much is left (never over
+    /// the maximum), single items at the end, where a long run would leave the other cores idle.
+    @Test func guidedRunsCoverEveryIndexOnceAndEndShort() {
+        for workers in [1, 2, 4] {
+            for count in [0, 1, 2, 7, 100, 2003, 20003] {
+                let runs = GuidedRuns(count: count, workers: workers, maximum: 64)
+                var taken: [Range<Int>] = []
+                while let run = runs.take() { taken.append(run) }
+                let label = "\(count) items, \(workers) workers"
+                #expect(taken.flatMap { Array($0) } == Array(0..<count), "\(label)")
+                #expect(taken.allSatisfy { !$0.isEmpty && $0.count <= 64 }, "\(label)")
+                // Never longer than a share of what was left: the last `workers × 4` are one each.
+                #expect(taken.allSatisfy { $0.count == 1 || $0.count <= (count - $0.lowerBound) / (workers * 4) }, "\(label)")
+                #expect(taken.suffix(min(count, workers * 4)).allSatisfy { $0.count == 1 }, "\(label)")
+                #expect(runs.take() == nil, "\(label): a run after the last")
+            }
+        }
+        // Large counts are cut into full runs while much is left.
+        let runs = GuidedRuns(count: 20003, workers: 2, maximum: 64)
+        #expect(runs.take() == 0..<64)
+    }
+
+    /// Taken by many threads at once, each index is still handed out exactly once.
+    @Test func guidedRunsTakenConcurrentlyHandOutEachIndexOnce() {
+        let count = 50_000
+        let runs = GuidedRuns(count: count, workers: 4, maximum: 64)
+        let seen = Mutex([Int](repeating: 0, count: count))
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            var mine: [Range<Int>] = []
+            while let run = runs.take() { mine.append(run) }
+            seen.withLock { seen in for run in mine { for index in run { seen[index] += 1 } } }
+        }
+        #expect(seen.withLock { $0.allSatisfy { $0 == 1 } })
     }
 
     @Test func relativePathsBetweenAnyTwoDepths() {

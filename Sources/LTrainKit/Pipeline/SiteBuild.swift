@@ -582,12 +582,11 @@ public enum SiteBuild {
         let results = Mutex([PageCheck?](repeating: nil, count: pages.count))
         let notices = Mutex([[TextNotices]](repeating: [], count: pages.count))
         let problems = Mutex(DiagnosticLog())
-        // Workers take the next small batch of pages from a shared counter, so the load stays even
-        // however long each page takes; results land at their page's index, so the outcome does
-        // not depend on the scheduling.
+        // Workers take the next run of pages (shorter as fewer are left) from a shared counter, so
+        // the load stays even however long each page takes; results land at their page's index, so
+        // the outcome does not depend on the scheduling.
         let workers = min(jobs, max(1, pages.count))
-        let batch = max(1, min(64, pages.count / (workers * 8)))
-        let nextBatch = Atomic<Int>(0)
+        let runs = GuidedRuns(count: pages.count, workers: workers, maximum: 64)
         let renderedCount = Atomic<Int>(0)
         let finishedCount = Atomic<Int>(0)
         let nextGenerated = Atomic<Int>(0)
@@ -607,14 +606,12 @@ public enum SiteBuild {
                     problems.withLock { $0.report(error) }
                 }
             }
-            while true {
-                let start = nextBatch.wrappingAdd(1, ordering: .relaxed).oldValue * batch
-                guard start < pages.count else { break }
+            while let run = runs.take() {
                 var checks: [(Int, PageCheck)] = []
                 var found: [(Int, [TextNotices])] = []
                 var failures: [Diagnostic] = []
                 var rendered = 0
-                for index in start..<min(start + batch, pages.count) {
+                for index in run {
                     do throws(Diagnostic) {
                         let outputPath = renderer.routes.path(of: pages[index])
                         let inputs = renderer.inputs(for: pages[index], at: outputPath)
@@ -665,7 +662,7 @@ public enum SiteBuild {
                 renderedCount.wrappingAdd(rendered, ordering: .relaxed)
                 if !failures.isEmpty { problems.withLock { $0.report(contentsOf: failures) } }
                 if let progress {
-                    let done = finishedCount.wrappingAdd(min(batch, pages.count - start), ordering: .relaxed).newValue
+                    let done = finishedCount.wrappingAdd(run.count, ordering: .relaxed).newValue
                     progress(done, pages.count)
                 }
             }
