@@ -787,7 +787,7 @@ public enum Markdown {
 
     /// The destination a link written to `written` has in the HTML, or nil when it keeps it:
     /// rewritten by `rewriteLink`, then emptied when it is dangerous and raw HTML is off.
-    static func destination(ofWritten written: String, options: MarkdownOptions, rewriteLink: LinkRewriter?) -> String? {
+    package static func destination(ofWritten written: String, options: MarkdownOptions, rewriteLink: LinkRewriter?) -> String? {
         let rewritten = rewriteLink?(written)
         if !options.allowsUnsafeHTML && isDangerous(rewritten ?? written) { return "" }
         return rewritten

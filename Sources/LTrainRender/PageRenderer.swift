@@ -456,13 +456,63 @@ public struct PageRenderer: Sendable {
     /// leads now. Without them (nil: not known), it holds where every content file's links lead
     /// (`Routes.contentLinksKey`), which any new or removed page changes.
     package func key(of inputs: PageInputs, links: [String]?) -> ContentHash {
+        var (hasher, contentPaths) = hasher(of: inputs)
+        guard !inputs.markdown.isEmpty else { return hasher.hash }
+        guard let links else {
+            hasher.add(routes.contentLinksKey)
+            return hasher.hash
+        }
+        if contentPaths.count == 1 {
+            // Where each leads now: the destination a render of the text would give it, which is
+            // the render's own (`SourceLink.destination`, see `key(of:rendered:)`).
+            let rewrite = routes.contentLinkRewriter(writtenIn: contentPaths[0], on: inputs.page)
+            var leads = ContentHasher()
+            for link in links {
+                leads.add(link)
+                leads.add(Markdown.destination(ofWritten: link, options: site.markdownOptions, rewriteLink: rewrite) ?? link)
+            }
+            hasher.add(links.count)
+            hasher.add(leads.hash)
+            return hasher.hash
+        }
+        hasher.add(links.count)
+        let rewriters = contentPaths.map { routes.contentLinkRewriter(writtenIn: $0, on: inputs.page) }
+        for link in links {
+            hasher.add(link)
+            for rewrite in rewriters { hasher.add(rewrite(link) ?? "\u{0}") }
+        }
+        return hasher.hash
+    }
+
+    /// The key of a page just rendered from `inputs`: `key(of: inputs, links: contentLinks(of: page))`,
+    /// with where each link leads taken from the render rather than rewriting every link again
+    /// (the second rewriting cost 1% of a build's instructions).
+    package func key(of inputs: PageInputs, rendered page: RenderedPage) -> ContentHash {
+        var (hasher, contentPaths) = hasher(of: inputs)
+        guard !inputs.markdown.isEmpty else { return hasher.hash }
+        // Several texts on one page: a link's text is not recorded, so each is rewritten for every one.
+        guard contentPaths.count == 1 else { return key(of: inputs, links: Self.contentLinks(of: page)) }
+        var count = 0
+        var leads = ContentHasher()
+        for link in page.sourceLinks where Routes.mayLeadToContent(link.writtenDestination) {
+            leads.add(link.writtenDestination)
+            leads.add(link.destination)
+            count += 1
+        }
+        hasher.add(count)
+        hasher.add(leads.hash)
+        return hasher.hash
+    }
+
+    /// The hash of a page's inputs but for where its links lead, and the content paths of its texts.
+    private func hasher(of inputs: PageInputs) -> (ContentHasher, contentPaths: [String]) {
         var hasher = ContentHasher()
         hasher.add(ltrainVersion)
         hasher.add(inputs.template)
         hasher.add(templateKeys[inputs.template] ?? ContentHash(value: 0))
         hasher.add(folderKeys[SitePath.folder(of: inputs.outputPath)] ?? ContentHash(value: 0))
         PageInputs.add(.object(inputs.values), to: &hasher, knownLists: inputs.knownLists)
-        guard !inputs.markdown.isEmpty else { return hasher.hash }
+        guard !inputs.markdown.isEmpty else { return (hasher, []) }
         hasher.add(markdownOptionsKey)
         var contentPaths: [String] = []
         for markdown in inputs.markdown {
@@ -480,17 +530,7 @@ public struct PageRenderer: Sendable {
                 contentPaths.append(source.contentPath)
             }
         }
-        guard let links else {
-            hasher.add(routes.contentLinksKey)
-            return hasher.hash
-        }
-        let rewriters = contentPaths.map { routes.contentLinkRewriter(writtenIn: $0, on: inputs.page) }
-        hasher.add(links.count)
-        for link in links {
-            hasher.add(link)
-            for rewrite in rewriters { hasher.add(rewrite(link) ?? "\u{0}") }
-        }
-        return hasher.hash
+        return (hasher, contentPaths)
     }
 
     /// For each page template, a hash of its source and of every template it can include.

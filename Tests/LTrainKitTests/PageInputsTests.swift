@@ -172,6 +172,50 @@ import Testing
         #expect(try Self.prepared(site).renderer.render(.info(slug: "eighth-avenue")).bytes != eighth.bytes)
     }
 
+    /// A page's key after rendering is taken from where the render sent each link; it must be the
+    /// key the next build works out from the written links alone, or no page would ever be kept.
+    @Test func theKeyFromARenderIsTheKeyFromItsWrittenLinks() throws {
+        let site = try TestSite.defaultSite()
+        // Links of every kind a rewriter tells apart: to a station's text, to a heading of it, to
+        // the index, to no content file, to a file, to nowhere on the site, and absolute.
+        try site.write(
+            "content/stations/07-links.md",
+            """
+            ---
+            title: Links
+            ---
+            See [Sixth](02-sixth-avenue.md), [its history](02-sixth-avenue.md#history), [home](../index.md),
+            [gone](99-gone.md), [a file](../static/map.pdf), [up](../../x.html), [here](#links),
+            [there](https://example.org/a), and ![a map](../assets/map.png).
+
+            - [ ] [a task](03-union-square.md)
+            """)
+        try site.write("content/checklists/pack.md", "---\ntitle: Pack\n---\n- [Sixth](../stations/02-sixth-avenue.md)\n- Water\n")
+        let renderer = try Self.prepared(site).renderer
+        var compared = 0
+        for page in renderer.pages {
+            let inputs = renderer.inputs(for: page, at: renderer.routes.path(of: page))
+            guard !inputs.markdown.isEmpty else { continue }
+            let rendered = try renderer.render(inputs)
+            let links = PageRenderer.contentLinks(of: rendered)
+            #expect(renderer.key(of: inputs, rendered: rendered) == renderer.key(of: inputs, links: links), "\(page)")
+            if !links.isEmpty { compared += 1 }
+        }
+        #expect(compared >= 4, "pages with content links compared: \(compared)")
+        // Where a link leads is in both: a render on other routes gives another key.
+        try site.write(
+            "content/stations/02-sixth-avenue.md",
+            try String(contentsOfFile: site.content + "/stations/02-sixth-avenue.md", encoding: .utf8)
+                .replacingOccurrences(of: "title: Sixth Avenue", with: "title: Sixth Avenue\nslug: sixth"))
+        let moved = try Self.prepared(site).renderer
+        let page = Page.info(slug: "links")
+        let before = try renderer.render(renderer.inputs(for: page, at: renderer.routes.path(of: page)))
+        let inputs = moved.inputs(for: page, at: moved.routes.path(of: page))
+        let after = try moved.render(inputs)
+        #expect(moved.key(of: inputs, rendered: after) == moved.key(of: inputs, links: PageRenderer.contentLinks(of: before)))
+        #expect(moved.key(of: inputs, rendered: after) != renderer.key(of: renderer.inputs(for: page, at: renderer.routes.path(of: page)), rendered: before))
+    }
+
     @Test func aNewStationRendersNoInfoPageAndTheManifestKeepsTheLinks() throws {
         let site = try TestSite.defaultSite()
         #expect(try site.build().rendered == 15)

@@ -632,7 +632,7 @@ public enum SiteBuild {
                         let links = PageRenderer.contentLinks(of: page)
                         // A page with Markdown is recorded with the key of the links this rendering
                         // found, for the next build to compare with; any other page's key is the same.
-                        let writtenKey = inputs.markdown.isEmpty ? key : renderer.key(of: inputs, links: links)
+                        let writtenKey = inputs.markdown.isEmpty ? key : renderer.key(of: inputs, rendered: page)
                         rendered += 1
                         let check = LinkChecker.checkPage(
                             outputPath: page.outputPath, bytes: page.bytes, templatePath: page.templatePath,
