@@ -676,22 +676,28 @@ public enum ContentLoader {
         // Each file's canonical path: the folder's own (it may be a link inside the root), then the name.
         let folderIdentity = FileSystem.realPath(absolute) ?? absolute
         var relatives: [String] = []
-        var identities: [String] = []
+        relatives.reserveCapacity(entries.count)
+        // A file's identity where it is not the folder's and its name (a link elsewhere); the
+        // others' are made on every core with the file (on one, they cost a 10,000-station build
+        // as much as reading the folder).
+        var identities: [Int: String] = [:]
         for entry in entries where entry.name.hasSuffix(".md") && !entry.name.hasPrefix(".") {
             let relative = joinPath(folder, entry.name)
-            let entryDisplay = joinPath(display, relative)
             // A regular file as listed needs no stat; links and unknown kinds are looked at closely.
-            var resolved: (kind: FileSystem.Kind, identity: String) = (.file, joinPath(folderIdentity, entry.name))
-            if entry.kind == .invalidName {
-                resolved = (.invalidName, "")
-            } else if entry.kind != .file {
+            if entry.kind == .file {
+                relatives.append(relative)
+                continue
+            }
+            let entryDisplay = joinPath(display, relative)
+            var resolved: (kind: FileSystem.Kind, identity: String) = (.invalidName, "")
+            if entry.kind != .invalidName {
                 resolved = Self.resolved(joinPath(root, relative), root: root, display: entryDisplay, log: &log)
                 if resolved.identity == joinPath(root, relative) { resolved.identity = joinPath(folderIdentity, entry.name) }
             }
             switch resolved.kind {
             case .file:
+                identities[relatives.count] = resolved.identity
                 relatives.append(relative)
-                identities.append(resolved.identity)
             case .directory, .missing:
                 continue
             default:
@@ -701,22 +707,22 @@ public enum ContentLoader {
         // Reading and parsing front matter is independent per file: do it on every core, then
         // keep files and problems in name order so the outcome does not depend on scheduling.
         let paths = relatives
+        let linkedIdentities = identities
         // Files are opened relative to their folder's descriptor: one name to look up, not a path.
         let directory = FileSystem.openFolder(absolute)
         defer { if let directory { close(directory) } }
         let results = concurrentMap(paths.count) { index -> (ContentFile?, [Diagnostic]) in
             // Unlimited: merged into the build's log, which applies the limit.
             var fileLog = DiagnosticLog(limit: .max)
-            let file = readMarkdown(paths[index], root: root, display: display, in: directory, log: &fileLog)
+            var file = readMarkdown(paths[index], root: root, display: display, in: directory, log: &fileLog)
+            file?.identity = linkedIdentities[index] ?? joinPath(folderIdentity, lastPathComponent(paths[index]))
             return (file, fileLog.diagnostics)
         }
         var files: [ContentFile] = []
-        for (index, (file, diagnostics)) in results.enumerated() {
-            log.report(contentsOf: diagnostics)
-            if var file {
-                file.identity = identities[index]
-                files.append(file)
-            }
+        files.reserveCapacity(results.count)
+        for (file, diagnostics) in results {
+            if !diagnostics.isEmpty { log.report(contentsOf: diagnostics) }
+            if let file { files.append(file) }
         }
         return files
     }
