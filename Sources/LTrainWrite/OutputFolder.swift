@@ -276,9 +276,12 @@ public final class OutputFolder: PageSink {
     /// The content hash of each of `outputPaths` written or kept by this build, in their order,
     /// for the offline list; a path with none is left out.
     package func contentHashes(of outputPaths: [String]) -> [(path: String, hash: ContentHash)] {
-        state.withLock { state in
-            outputPaths.compactMap { path in state.manifest.entries[path].map { (path, $0.hash) } }
-        }
+        // Looked up on every core in the entries as they are now (a site's files are all written);
+        // the copy is let go of before the next write, so that write does not copy every entry.
+        let entries = state.withLock { $0.manifest.entries }
+        return concurrentRuns(outputPaths.count) { run in
+            outputPaths[run].compactMap { path in entries[path].map { (path, $0.hash) } }
+        }.flatMap { $0 }
     }
 
     /// Remembers where the site is published, for `ltrain check` to tell its own links from others.

@@ -371,7 +371,7 @@ public enum SiteBuild {
         let warnings = noticesAdded(to: prepared, found: result.notices)
         clock.lap("Markdown notices")
         do throws(BuildFailure) {
-            if prepared.site.offline { try writeOfflineList(prepared, into: output) }
+            if prepared.site.offline { try writeOfflineList(prepared, pagePaths: result.everyPagePath, into: output) }
         } catch {
             throw error.adding(warnings: warnings)
         }
@@ -480,12 +480,16 @@ public enum SiteBuild {
     }
 
     /// Writes the offline list from the hashes of every file the build wrote or kept (see `OfflineSite`).
-    static func writeOfflineList(_ prepared: PreparedSite, into output: OutputFolder) throws(BuildFailure) {
+    /// `pagePaths`: every page's output path in `renderer.pages`' order, when known.
+    static func writeOfflineList(
+        _ prepared: PreparedSite, pagePaths: [String]? = nil, into output: OutputFolder
+    ) throws(BuildFailure) {
         let site = prepared.site
-        let paths =
-            prepared.renderer.pages.map { prepared.routes.path(of: $0) } + prepared.copiedFiles.map(\.outputPath)
-            + Routes.generatedFiles(for: site, themeFiles: prepared.staticFiles)
-        let files = output.contentHashes(of: OfflineSite.keptOffline(paths, site: site))
+        let pages = pagePaths ?? prepared.renderer.pages.map { prepared.routes.path(of: $0) }
+        // Every page is kept offline; of the other files, those `keptOffline` says (no page can be
+        // one it leaves out: a file of the same path as a page is an error of the routes).
+        let others = prepared.copiedFiles.map(\.outputPath) + Routes.generatedFiles(for: site, themeFiles: prepared.staticFiles)
+        let files = output.contentHashes(of: pages + OfflineSite.keptOffline(others, site: site))
         do throws(Diagnostic) {
             try output.write(OfflineSite.list(files), to: Routes.offlineListPath)
         } catch {
@@ -497,6 +501,8 @@ public enum SiteBuild {
         var fileCount: Int
         package var rendered: Int
         var externalLinks: [String]
+        /// Every page's output path, in `PageRenderer.pages`' order, when every page was in the scope.
+        var everyPagePath: [String]?
         /// What the check found on every page (kept only so that it can outlive the build).
         var pageChecks: [PageCheck]
         /// The Markdown notices of every text a rendered page held (none of a kept page's).
@@ -560,6 +566,8 @@ public enum SiteBuild {
             // Ordered by output path, worked out once a page, so that problems come in a fixed order.
             pages = some.compactMap { page in routes.pagePaths[page].map { (page, $0) } }.sorted { $0.1 < $1.1 }.map(\.0)
         }
+        // Each page's output path, worked out once (a look-up in a table of every page).
+        let pagePaths = pages.map { routes.path(of: $0) }
         let copied = scope == .everyPage ? prepared.copiedFiles : []
         let listsFiles = scope == .everyPage || plan.pagesAddedOrRemoved
         let listed = listsFiles ? Routes.generatedFiles(for: prepared.site, themeFiles: prepared.staticFiles) : []
@@ -567,8 +575,8 @@ public enum SiteBuild {
             // The offline list too, written last (it lists the others' hashes) but in the order.
             let offlineList = prepared.site.offline ? [Routes.offlineListPath] : []
             try output.prepare(
-                for: renderer.pages.map { routes.path(of: $0) } + prepared.copiedFiles.map(\.outputPath) + listed
-                    + offlineList)
+                for: (scope == .everyPage ? pagePaths : renderer.pages.map { routes.path(of: $0) })
+                    + prepared.copiedFiles.map(\.outputPath) + listed + offlineList)
         }
         // The search index is made from the pages' render, which cuts their texts for it: each shard
         // once its info pages are done (`SearchShardWriter`), or all after the pages.
@@ -613,7 +621,7 @@ public enum SiteBuild {
                 var rendered = 0
                 for index in run {
                     do throws(Diagnostic) {
-                        let outputPath = renderer.routes.path(of: pages[index])
+                        let outputPath = pagePaths[index]
                         let inputs = renderer.inputs(for: pages[index], at: outputPath)
                         // A page with Markdown is written with the key of the links its render
                         // finds (below): its key from before serves only to keep its previous
@@ -701,6 +709,7 @@ public enum SiteBuild {
         try log.throwIfErrors()
         return RenderResult(
             fileCount: files.count, rendered: renderedCount.load(ordering: .relaxed), externalLinks: external,
+            everyPagePath: scope == .everyPage ? pagePaths : nil,
             pageChecks: checks, notices: notices.withLock { $0.flatMap { $0 } })
     }
 }
