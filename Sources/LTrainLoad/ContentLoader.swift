@@ -678,8 +678,7 @@ public enum ContentLoader {
         var relatives: [String] = []
         relatives.reserveCapacity(entries.count)
         // A file's identity where it is not the folder's and its name (a link elsewhere); the
-        // others' are made on every core with the file (on one, they cost a 10,000-station build
-        // as much as reading the folder).
+        // others' are made on every core, by the worker that reads the file.
         var identities: [Int: String] = [:]
         for entry in entries where entry.name.hasSuffix(".md") && !entry.name.hasPrefix(".") {
             let relative = joinPath(folder, entry.name)

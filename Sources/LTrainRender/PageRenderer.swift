@@ -485,8 +485,7 @@ public struct PageRenderer: Sendable {
     }
 
     /// The key of a page just rendered from `inputs`: `key(of: inputs, links: contentLinks(of: page))`,
-    /// with where each link leads taken from the render rather than rewriting every link again
-    /// (the second rewriting cost 1% of a build's instructions).
+    /// with where each link leads taken from the render rather than rewriting every link again.
     package func key(of inputs: PageInputs, rendered page: RenderedPage) -> ContentHash {
         var (hasher, contentPaths) = hasher(of: inputs)
         guard !inputs.markdown.isEmpty else { return hasher.hash }

@@ -45,8 +45,7 @@ package func concurrentRuns<Element: Sendable>(
 /// Hands out `0..<count` as consecutive runs to workers that take them as they become free: each
 /// run a share of what is left (`1 / (workers × 4)` of it, at most `maximum`), so runs are long
 /// while much is left, for less contention, and one item long at the end, so the workers finish
-/// together. Fixed runs of 64 pages left one core idle for up to a run's length (8 ms at 0.13 ms a
-/// page) at the end of a build.
+/// together (fixed runs left one core idle for up to a run's length at the end of a build).
 package struct GuidedRuns: ~Copyable, Sendable {
     private let next = Atomic<Int>(0)
     package let count: Int
@@ -60,7 +59,7 @@ package struct GuidedRuns: ~Copyable, Sendable {
     }
 
     /// The size of the run that starts at `start`.
-    package func length(from start: Int) -> Int {
+    private func length(from start: Int) -> Int {
         max(1, min(maximum, (count - start) / share))
     }
 

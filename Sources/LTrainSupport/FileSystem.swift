@@ -134,9 +134,12 @@ package enum FileSystem {
         let typeOffset = MemoryLayout<dirent>.offset(of: \dirent.d_type) ?? 18
         while let entry = readdir(handle) {
             let record = UnsafeRawPointer(entry)
-            let namePointer = record.advanced(by: nameOffset).assumingMemoryBound(to: UInt8.self)
-            // Read in place: a folder of 10,000 stations is listed before anything else can start.
-            let bytes = UnsafeBufferPointer(start: namePointer, count: strlen(record.advanced(by: nameOffset).assumingMemoryBound(to: CChar.self)))
+            // The name read in place, not copied: the stations' folder is listed before anything
+            // else can start.
+            let nameStart = record.advanced(by: nameOffset)
+            let bytes = UnsafeBufferPointer(
+                start: nameStart.assumingMemoryBound(to: UInt8.self),
+                count: strlen(nameStart.assumingMemoryBound(to: CChar.self)))
             if bytes.first == UInt8(ascii: "."), bytes.count <= 2, bytes.last == UInt8(ascii: ".") { continue }
             let type = record.load(fromByteOffset: typeOffset, as: UInt8.self)
             guard let name = String(validating: bytes, as: UTF8.self) else {
