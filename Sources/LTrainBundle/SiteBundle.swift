@@ -91,7 +91,7 @@ public enum SiteBundle {
         }
         writer.append(searchScripts(renderer, files: files))
         writer.append(tail)
-        _ = LinkChecker.checkFragments(siteChecks, log: &log)
+        LinkChecker.checkFragments(siteChecks, log: &log)
         // A failure says the site's warnings too, after its errors.
         if log.hasErrors { throw BuildFailure(log.diagnostics, errorCount: log.errorCount).adding(warnings: prepared.warningLog.warnings) }
         // Then the bundle's own: every in-file fragment resolves, and nothing refers to a file

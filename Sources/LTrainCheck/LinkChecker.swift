@@ -347,8 +347,7 @@ public enum LinkChecker {
     }
 
     /// The second pass: reports every problem found, and every `#fragment` that is not on its page.
-    /// Returns the external links, sorted, for listing.
-    public static func checkFragments(_ pages: [PageCheck], log: inout DiagnosticLog) -> [String] {
+    public static func checkFragments(_ pages: [PageCheck], log: inout DiagnosticLog) {
         // Only pages that some link points into need their ids at hand.
         var targets: Set<String> = []
         for page in pages { for link in page.fragmentLinks { targets.insert(link.target) } }
@@ -356,11 +355,6 @@ public enum LinkChecker {
         if !targets.isEmpty {
             for page in pages where targets.contains(page.outputPath) { idsByPath[page.outputPath] = page.ids }
         }
-        // Every page's external links, made distinct: in a build each rendering thread lists a
-        // link once (`FineLinks`), so there are a few times as many as distinct ones at most, and
-        // a set made large enough at once takes them without growing.
-        var external = Set<String>(minimumCapacity: pages.reduce(0) { $0 + $1.external.count })
-        for page in pages { for link in page.external { external.insert(link) } }
         // A link written once in a template shared by many pages (a layout, a partial) is one
         // problem: reported at its place once, for the first page it breaks on.
         var reportedPlaces: Set<String> = []
@@ -378,6 +372,15 @@ public enum LinkChecker {
                 if reported.insert(link.problem.description).inserted { report(link.problem) }
             }
         }
+    }
+
+    /// Every page's external links, distinct and sorted.
+    public static func externalLinks(of pages: [PageCheck]) -> [String] {
+        // In a build each rendering thread lists a link once (`FineLinks`), so there are a few
+        // times as many as distinct ones at most, and a set made large enough at once takes them
+        // without growing.
+        var external = Set<String>(minimumCapacity: pages.reduce(0) { $0 + $1.external.count })
+        for page in pages { for link in page.external { external.insert(link) } }
         return external.sorted()
     }
 
@@ -408,7 +411,8 @@ public enum LinkChecker {
             case .failure(let problem): log.report(problem)
             }
         }
-        let external = checkFragments(checks, log: &log)
+        checkFragments(checks, log: &log)
+        let external = externalLinks(of: checks)
         return (log.diagnostics, external)
     }
 

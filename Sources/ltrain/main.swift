@@ -333,7 +333,10 @@ enum Command {
         options.includeDrafts = parsed.flags.contains("--drafts")
         let quiet = parsed.flags.contains("--quiet")
         let verbose = parsed.flags.contains("--verbose")
-        if verbose { options.reportsTimings = true }
+        if verbose {
+            options.reportsTimings = true
+            options.listsExternalLinks = true
+        }
         let bar = ProgressBar(enabled: !quiet && isatty(1) == 1)
         options.progress = { done, total in bar.update(done, total) }
         do {

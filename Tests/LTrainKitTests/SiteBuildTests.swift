@@ -150,6 +150,23 @@ import Testing
         #expect(HTML.matches(#"<a href="(stations/[^"]+)" class="strip-stop">"#, in: index).map { $0[1] } == Self.lTrain.map { "stations/\($0.slug).html" })
     }
 
+    /// A build lists the pages' external links only when asked (`ltrain build --verbose`):
+    /// otherwise it does not gather them.
+    @Test func externalLinksAreListedOnlyWhenAsked() throws {
+        let site = try TestSite.defaultSite()
+        let station = site.content + "/stations/01-eighth-avenue.md"
+        let text = try String(contentsOfFile: station, encoding: .utf8)
+        try site.write(
+            "content/stations/01-eighth-avenue.md",
+            text + "\nSee [the schedule](https://example.org/schedule) and [the map](https://example.org/map).\n")
+        #expect(try site.build().externalLinks.isEmpty)
+        // A fresh output: a build with nothing to render lists no links.
+        var options = site.options(output: site.root + "/_listed")
+        options.listsExternalLinks = true
+        let listed = try SiteBuild.run(options).externalLinks
+        #expect(listed == ["https://example.org/map", "https://example.org/schedule"])
+    }
+
     @Test func anUnrelatedSiteBuildsJustAsWell() throws {
         let site = try TestSite.fixture("tram")
         let report = try site.build()

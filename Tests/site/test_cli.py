@@ -130,6 +130,16 @@ def test_check_takes_the_folder_as_a_word_or_an_option_and_lists_links_when_verb
     assert wrong.returncode == 2 and "name the folder once" in wrong.stderr
 
 
+def test_build_lists_external_links_only_when_verbose(tmp_path):
+    copy_site(tmp_path, REPO / "content")
+    station = tmp_path / "content" / "stations" / "01-eighth-avenue.md"
+    station.write_text(station.read_text() + "\nSee [the schedule](https://example.org/schedule).\n")
+    verbose = run_ltrain("build", "--verbose", cwd=tmp_path)
+    assert "external link (not fetched): https://example.org/schedule" in verbose.stdout.splitlines(), verbose.stdout
+    plain = run_ltrain("build", cwd=tmp_path)
+    assert "external link" not in plain.stdout, plain.stdout
+
+
 def test_the_sites_own_canonical_urls_are_checked_not_listed_as_external(tmp_path):
     copy_site(tmp_path, REPO / "content")
     built = run_ltrain("build", "--base-url", "https://example.org/guides/l/", "--verbose", cwd=tmp_path)

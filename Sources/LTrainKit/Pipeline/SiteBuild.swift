@@ -43,6 +43,9 @@ public struct BuildOptions: Sendable {
     /// building sets this to false: the data (tens of thousands of small values for a large site)
     /// is then left for the process's exit to reclaim at once instead of being freed one by one.
     public var releasesMemory = true
+    /// Whether the report lists the external links the pages hold (`ltrain build --verbose`).
+    /// Off, they are not gathered: a site's pages hold tens of thousands.
+    public var listsExternalLinks = false
 
     public init(
         contentDirectory: String = "content", templatesDirectory: String = "templates",
@@ -70,7 +73,8 @@ public struct BuildReport: Sendable {
     public var unchanged: Int
     public var removed: Int
     public var warnings: [Diagnostic]
-    /// External links found in the pages, listed, never fetched.
+    /// External links found in the pages, listed, never fetched; empty unless
+    /// `Options.listsExternalLinks`.
     public var externalLinks: [String]
     public var seconds: Double
     /// True when every source's file stamps matched those the output was built from, so nothing
@@ -361,8 +365,8 @@ public enum SiteBuild {
         let result: RenderResult
         do throws(BuildFailure) {
             result = try render(
-                prepared, into: output, jobs: options.jobs, keepsSearchSections: false, progress: options.progress,
-                clock: &clock)
+                prepared, into: output, jobs: options.jobs, keepsSearchSections: false,
+                listsExternalLinks: options.listsExternalLinks, progress: options.progress, clock: &clock)
         } catch {
             // The render stopped (a broken link, a template error): its notices are looked for now.
             throw error.adding(warnings: noticesAdded(to: prepared, found: []))
@@ -553,7 +557,8 @@ public enum SiteBuild {
     /// index is written as soon as its info pages are, and their sections let go of.
     package static func render(
         _ prepared: PreparedSite, plan: SitePlan = .everyPage, into output: some PageSink, jobs: Int,
-        keepsSearchSections: Bool = true, progress: (@Sendable (Int, Int) -> Void)? = nil, clock: inout PhaseClock
+        keepsSearchSections: Bool = true, listsExternalLinks: Bool = false,
+        progress: (@Sendable (Int, Int) -> Void)? = nil, clock: inout PhaseClock
     ) throws(BuildFailure) -> RenderResult {
         let renderer = prepared.renderer
         let routes = prepared.routes
@@ -704,7 +709,8 @@ public enum SiteBuild {
                 if let ids = output.previousIDs(target) { checks.append(PageCheck(outputPath: target, ids: Set(ids))) }
             }
         }
-        let external = LinkChecker.checkFragments(checks, log: &log)
+        LinkChecker.checkFragments(checks, log: &log)
+        let external = listsExternalLinks ? LinkChecker.externalLinks(of: checks) : []
         clock.lap("copy files, check fragments")
         try log.throwIfErrors()
         return RenderResult(
