@@ -43,6 +43,17 @@ import Testing
         ])
     }
 
+    /// The check runs beside routing: a build that routing stops still reports the names.
+    @Test func aMisspeltNameIsReportedBesideARoutingError() throws {
+        let site = try TestSite.defaultSite()
+        let station = try String(contentsOfFile: site.templates + "/station.mustache", encoding: .utf8)
+        try site.write("templates/station.mustache", station.replacingOccurrences(of: "<h1>{{title}}</h1>", with: "<h1>{{titel}}</h1>"))
+        try site.write("templates/index.html", "<!doctype html><title>in the way</title>")
+        let failures = site.failures()
+        #expect(failures.contains { $0.contains("would both be written to index.html") }, "\(failures)")
+        #expect(failures.contains { $0.contains("no page has a value named 'titel'") }, "\(failures)")
+    }
+
     @Test func namesResolveThroughSectionsPartialsAndLayouts() throws {
         let layout = "<title>{{document_title}}</title>{{$content}}{{/content}}{{site.labels.done}}{{site.labels.dne}}"
         let found = try warnings([

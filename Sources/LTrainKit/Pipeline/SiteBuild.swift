@@ -167,20 +167,31 @@ public struct PreparedSite: Sendable {
     ) throws(BuildFailure) -> PreparedSite {
         try log.throwIfErrors()
         guard let library, let loadedTemplates else { throw BuildFailure(log.diagnostics) }
-        for warning in TemplateNames.check(
-            library, pageTemplates: PageRenderer.everyPageTemplate, paths: loadedTemplates.displayPaths)
-        {
-            log.report(warning)
+        // The template-name check reads only the templates: it runs on a core of its own while
+        // routing and the renderer's set-up keep one busy. It reports only warnings, and routing
+        // only errors, which are kept apart, so the diagnostics come out in the same order.
+        let nameWarnings = Mutex<[Diagnostic]>([])
+        let namesChecked = DispatchGroup()
+        let displayPaths = loadedTemplates.displayPaths
+        DispatchQueue.global().async(group: namesChecked) {
+            let warnings = TemplateNames.check(library, pageTemplates: PageRenderer.everyPageTemplate, paths: displayPaths)
+            nameWarnings.withLock { $0 = warnings }
         }
-        clock.lap("template names")
         let routes = Routes(
             site: site, staticFiles: loadedTemplates.staticFiles, hasNotFoundPage: library.contains("404"), log: &log)
         clock.lap("route")
-        try log.throwIfErrors()
-        let renderer = PageRenderer(
-            site: site, routes: routes, library: library, templatePaths: loadedTemplates.displayPaths,
-            templateSources: loadedTemplates.sources)
+        let renderer =
+            log.hasErrors
+            ? nil
+            : PageRenderer(
+                site: site, routes: routes, library: library, templatePaths: displayPaths,
+                templateSources: loadedTemplates.sources)
         clock.lap("renderer")
+        namesChecked.wait()
+        log.report(contentsOf: nameWarnings.withLock { $0 })
+        clock.lap("template names (beside routing)")
+        try log.throwIfErrors()
+        guard let renderer else { throw BuildFailure(log.diagnostics) }
         return PreparedSite(
             site: site, routes: routes, renderer: renderer, staticFiles: loadedTemplates.staticFiles,
             warningLog: log)
