@@ -24,13 +24,34 @@ public indirect enum YAMLNode: Sendable, Equatable {
         case .sequence: return "a list"
         case .mapping: return "a mapping"
         case .scalar(let text, let isPlain, _):
-            guard isPlain else { return "a string" }
-            switch text {
-            case "", "~", "null", "Null", "NULL": return "nothing (null)"
-            case "true", "True", "TRUE", "false", "False", "FALSE", "yes", "no", "on", "off": return "a boolean"
-            default: return Double(text) != nil ? "a number" : "a string"
-            }
+            if isNull { return "nothing (null)" }
+            if isBoolean { return "a boolean" }
+            return isPlain && Double(text) != nil ? "a number" : "a string"
         }
+    }
+
+    /// A plain scalar that YAML reads as null: nothing at all, `~`, `null`.
+    public var isNull: Bool {
+        guard case .scalar(let text, isPlain: true, _) = self else { return false }
+        switch text {
+        case "", "~", "null", "Null", "NULL": return true
+        default: return false
+        }
+    }
+
+    /// A plain scalar that YAML reads as true or false.
+    public var isBoolean: Bool {
+        guard case .scalar(let text, isPlain: true, _) = self else { return false }
+        switch text {
+        case "true", "True", "TRUE", "false", "False", "FALSE", "yes", "no", "on", "off": return true
+        default: return false
+        }
+    }
+
+    /// A scalar a text field takes: a string or a number (not null, not a boolean).
+    public var isText: Bool {
+        guard case .scalar = self else { return false }
+        return !isNull && !isBoolean
     }
 
     public static func == (lhs: YAMLNode, rhs: YAMLNode) -> Bool {

@@ -58,18 +58,17 @@ struct FrontMatterFields {
             }
             return nil
         }
-        let kind = value.kindDescription
-        if kind == "nothing (null)" {
+        if value.isNull {
             // `summary:` with nothing after it: the same as leaving the key out.
             if required {
                 log.report(.error("'\(key)' is empty", path: path, at: value.location, hint: "give the \(noun) a \(key)"))
             }
             return nil
         }
-        guard case .scalar(let text, _, let location) = value, kind == "a string" || kind == "a number" else {
+        guard case .scalar(let text, _, let location) = value, value.isText else {
             log.report(
                 .error(
-                    "'\(key)' must be a string, found \(kind)", path: path, at: value.location,
+                    "'\(key)' must be a string, found \(value.kindDescription)", path: path, at: value.location,
                     hint: "put the value in quotes: \(key): \"…\""))
             return nil
         }
@@ -86,6 +85,8 @@ struct FrontMatterFields {
     /// which HTML does not allow in text: C0 but tab, line feed, form feed and carriage return;
     /// DEL; C1. A double-quoted YAML value writes one with an escape (`\a`, `\e`, `\x1b`).
     func reportsControlCharacter(in text: String, named key: String, at location: SourceLocation, log: inout DiagnosticLog) -> Bool {
+        // Every such character has a byte below 0x20, or 0x7F, or (C1, two bytes) the lead 0xC2.
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }) else { return false }
         guard let control = text.unicodeScalars.first(where: { scalar in
             (scalar.value < 0x20 && ![0x09, 0x0A, 0x0C, 0x0D].contains(scalar.value)) || (scalar.value >= 0x7F && scalar.value <= 0x9F)
         }) else { return false }
@@ -101,7 +102,7 @@ struct FrontMatterFields {
     /// value a string; other values are errors at the value. Nil when the key is absent.
     func stringMapping(_ key: String, log: inout DiagnosticLog) -> [(key: String, keyLocation: SourceLocation, text: String)]? {
         guard let (_, value) = pair(key) else { return nil }
-        if value.kindDescription == "nothing (null)" { return [] }
+        if value.isNull { return [] }
         guard case .mapping(let pairs, _) = value else {
             log.report(
                 .error(
@@ -111,9 +112,7 @@ struct FrontMatterFields {
         }
         var result: [(key: String, keyLocation: SourceLocation, text: String)] = []
         for pair in pairs {
-            guard case .scalar(let text, _, _) = pair.value,
-                ["a string", "a number", "a boolean"].contains(pair.value.kindDescription)
-            else {
+            guard case .scalar(let text, _, _) = pair.value, !pair.value.isNull else {
                 log.report(
                     .error(
                         "'\(key).\(pair.key)' must be a string, found \(pair.value.kindDescription)", path: path,
@@ -149,6 +148,12 @@ struct FrontMatterFields {
 extension String {
     /// The text without leading and trailing white space (including newlines).
     var trimmingWhitespace: String {
+        // Most values start and end with a visible ASCII character, where no white space can be
+        // (one ending in such a byte cannot start with white space either): nothing to trim.
+        let visibleASCII: ClosedRange<UInt8> = 0x21...0x7E
+        if let first = utf8.first, let last = utf8.last, visibleASCII.contains(first), visibleASCII.contains(last) {
+            return self
+        }
         var characters = Substring(self)
         while let first = characters.first, first.isWhitespace { characters.removeFirst() }
         while let last = characters.last, last.isWhitespace { characters.removeLast() }

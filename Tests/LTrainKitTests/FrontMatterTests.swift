@@ -130,6 +130,34 @@ import Testing
         #expect(SourceText.firstProblem(in: Array("Étouffée ✓ 🚇".utf8)) == nil)
     }
 
+    /// A text field takes a string or a number, trimmed of white space (Unicode's too); null is
+    /// the same as no value; a boolean, a list or a mapping is an error at the value; a control
+    /// character (C0, DEL, C1) is an error, white space around it trimmed first.
+    @Test func textFieldsTakeStringsAndNumbersTrimmed() throws {
+        func read(_ value: String, required: Bool = false) throws -> (text: String?, problems: [String]) {
+            var log = DiagnosticLog()
+            let node = try YAML.parse("title: \(value)\n")
+            let fields = FrontMatterFields(node, path: "a.md", knownKeys: ["title"], noun: "a station", log: &log)
+            let text = fields.string("title", required: required, log: &log)
+            return (text, log.diagnostics.map(\.message))
+        }
+        #expect(try read("Union Square").text == "Union Square")
+        #expect(try read("\"  Union Square \\t\"").text == "Union Square")
+        #expect(try read("\"\\u3000Union\\u00A0\"").text == "Union")
+        #expect(try read("\"é \"").text == "é")
+        #expect(try read("14").text == "14")
+        #expect(try read("1.5e3").text == "1.5e3")
+        #expect(try read("\"true\"").text == "true")
+        #expect(try read("~").text == nil && read("~").problems.isEmpty)
+        #expect(try read("null", required: true).problems == ["'title' is empty"])
+        #expect(try read("\"  \"", required: true).problems == ["'title' is empty"])
+        #expect(try read("yes").problems == ["'title' must be a string, found a boolean"])
+        #expect(try read("[a, b]").problems == ["'title' must be a string, found a list"])
+        #expect(try read("\"Union\\x7F\"").problems == ["'title' holds the control character U+007F, which a page cannot show"])
+        #expect(try read("\"Union\\u0085Square\"").problems == ["'title' holds the control character U+0085, which a page cannot show"])
+        #expect(try read("\"Union\\u0085\"").text == "Union", "NEL is white space: trimmed")
+    }
+
     /// A control character in a title, a summary or a label (a double-quoted escape writes one)
     /// would land raw in every page that shows it: an error at the value's line and column.
     @Test func aControlCharacterInAShownValueIsAnError() throws {
