@@ -168,28 +168,35 @@ public struct PreparedSite: Sendable {
         try log.throwIfErrors()
         guard let library, let loadedTemplates else { throw BuildFailure(log.diagnostics) }
         // The template-name check reads only the templates: it runs on a core of its own while
-        // routing and the renderer's set-up keep one busy. It reports only warnings, and routing
-        // only errors, which are kept apart, so the diagnostics come out in the same order.
+        // routing and the renderer's set-up keep another busy. It reports only warnings, and
+        // routing only errors, which the log keeps apart, so the diagnostics come out in the
+        // same order as one after the other.
         let nameWarnings = Mutex<[Diagnostic]>([])
-        let namesChecked = DispatchGroup()
+        let routed = Mutex<(routes: Routes, renderer: PageRenderer?, log: DiagnosticLog)?>(nil)
         let displayPaths = loadedTemplates.displayPaths
-        DispatchQueue.global().async(group: namesChecked) {
-            let warnings = TemplateNames.check(library, pageTemplates: PageRenderer.everyPageTemplate, paths: displayPaths)
-            nameWarnings.withLock { $0 = warnings }
+        let logSoFar = log
+        DispatchQueue.concurrentPerform(iterations: 2) { part in
+            if part == 0 {
+                let warnings = TemplateNames.check(library, pageTemplates: PageRenderer.everyPageTemplate, paths: displayPaths)
+                nameWarnings.withLock { $0 = warnings }
+                return
+            }
+            var routeLog = logSoFar
+            let routes = Routes(
+                site: site, staticFiles: loadedTemplates.staticFiles, hasNotFoundPage: library.contains("404"),
+                log: &routeLog)
+            let renderer =
+                routeLog.hasErrors
+                ? nil
+                : PageRenderer(
+                    site: site, routes: routes, library: library, templatePaths: displayPaths,
+                    templateSources: loadedTemplates.sources)
+            routed.withLock { $0 = (routes, renderer, routeLog) }
         }
-        let routes = Routes(
-            site: site, staticFiles: loadedTemplates.staticFiles, hasNotFoundPage: library.contains("404"), log: &log)
-        clock.lap("route")
-        let renderer =
-            log.hasErrors
-            ? nil
-            : PageRenderer(
-                site: site, routes: routes, library: library, templatePaths: displayPaths,
-                templateSources: loadedTemplates.sources)
-        clock.lap("renderer")
-        namesChecked.wait()
+        clock.lap("template names, route, renderer")
+        guard let (routes, renderer, routeLog) = routed.withLock({ $0 }) else { throw BuildFailure(log.diagnostics) }
+        log = routeLog
         log.report(contentsOf: nameWarnings.withLock { $0 })
-        clock.lap("template names (beside routing)")
         try log.throwIfErrors()
         guard let renderer else { throw BuildFailure(log.diagnostics) }
         return PreparedSite(
