@@ -166,7 +166,7 @@ public struct PageRenderer: Sendable {
         let fileKeys = routes.filePaths.subtracting(shards).sorted().map { (key: Self.fileKey($0), path: $0) }
         self.fileKeys = fileKeys
         let folderValues = Self.folderValues(
-            for: Set(routes.pagePaths.values.map(SitePath.folder(of:))), site: site, routes: routes, fileKeys: fileKeys)
+            for: routes.pageFolders, site: site, routes: routes, fileKeys: fileKeys)
         self.folderValues = folderValues
         self.folderKeys = folderValues.mapValues { shared in
             var hasher = ContentHasher()
@@ -630,14 +630,23 @@ public struct PageRenderer: Sendable {
     /// The values of `id` attributes written in a template's text with no tag in them.
     static func literalIDs(in text: String) -> Set<String> {
         var ids: Set<String> = []
-        var rest = Substring(text)
-        while let start = rest.range(of: " id=") {
-            rest = rest[start.upperBound...]
-            guard let quote = rest.first, quote == "\"" || quote == "'" else { continue }
-            let value = rest.dropFirst()
-            guard let end = value.firstIndex(of: quote) else { break }
-            if !value[..<end].contains("{{") { ids.insert(String(value[..<end])) }
-            rest = value[end...]
+        let bytes = Array(text.utf8)
+        let marker = Array(" id=".utf8)
+        var index = 0
+        while index + marker.count <= bytes.count {
+            guard bytes[index..<index + marker.count].elementsEqual(marker) else {
+                index += 1
+                continue
+            }
+            index += marker.count
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") else { continue }
+            let quote = bytes[index]
+            let valueStart = index + 1
+            guard let end = bytes[valueStart...].firstIndex(of: quote) else { break }
+            let value = bytes[valueStart..<end]
+            let isLiteral = !zip(value, value.dropFirst()).contains { $0 == UInt8(ascii: "{") && $1 == UInt8(ascii: "{") }
+            if isLiteral { ids.insert(String(decoding: value, as: UTF8.self)) }
+            index = end
         }
         return ids
     }

@@ -54,6 +54,9 @@ public struct Routes: Sendable {
     public private(set) var layoutKey = ContentHash(value: 0)
     /// Every page's and file's output path: what a link inside the site may name.
     public private(set) var outputPaths: Set<String> = []
+    /// The folders the pages are written in, as `SitePath.folder(of:)` gives them (`stations/`; `""`
+    /// for the site's root).
+    public private(set) var pageFolders: Set<String> = []
 
     public static func outputPath(of page: Page) -> String {
         switch page {
@@ -122,10 +125,25 @@ public struct Routes: Sendable {
             linkTargets.add(contentPath)
             linkTargets.add(path)
         }
+        // A page's folder follows from its kind: worked out for the first page of each (a bit
+        // of `kindsSeen` per kind).
+        var kindsSeen: UInt8 = 0
         @discardableResult
         func addPage(_ page: Page, owner: String, contentPath: String?) -> String {
             let path = Self.outputPath(of: page)
             pagePaths[page] = path
+            let kindBit: UInt8 =
+                switch page {
+                case .index: 1
+                case .station: 2
+                case .info: 4
+                case .checklist: 8
+                case .notFound: 16
+                }
+            if kindsSeen & kindBit == 0 {
+                kindsSeen |= kindBit
+                pageFolders.insert(SitePath.folder(of: path))
+            }
             pages.append((path, owner))
             if let contentPath { addTarget(contentPath, path) }
             return path

@@ -35,6 +35,9 @@ import Testing
         #expect(routes.path(of: .checklist(slug: "pick")) == "checklists/pick.html")
         #expect(routes.link(from: .info(slug: "a"), to: .station(slug: "a")) == "../stations/a.html")
         #expect(routes.link(from: .station(slug: "a"), to: .station(slug: "b")) == "b.html")
+        // The folders the pages are in, worked out once a kind: those of every page's path.
+        #expect(routes.pageFolders == ["", "stations/", "info/", "checklists/"])
+        #expect(routes.pageFolders == Set(routes.pagePaths.values.map(SitePath.folder(of:))))
     }
 
     @Test func markdownLinksToContentFilesAreRewritten() throws {

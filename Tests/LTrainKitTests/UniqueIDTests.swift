@@ -67,5 +67,9 @@ import Testing
     @Test func literalIDsAreReadFromTheTemplateAsWritten() {
         let text = #"<h2 id="map-heading">x</h2><input id="{{id}}"> <a id='top'></a> <p data-id="no"> <p id=bare>"#
         #expect(PageRenderer.literalIDs(in: text) == ["map-heading", "top"])
+        // Read as bytes: a value of any script, one built in part from a value left out, one
+        // never closed ending the search.
+        #expect(PageRenderer.literalIDs(in: #"<p id="café-€"><p id="a-{{b}}"><p id="{x}"><b id="c"#) == ["café-€", "{x}"])
+        #expect(PageRenderer.literalIDs(in: " id=") == [] && PageRenderer.literalIDs(in: "") == [])
     }
 }
