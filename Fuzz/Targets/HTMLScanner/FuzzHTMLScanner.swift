@@ -25,7 +25,8 @@ public func fuzzHTMLScanner(_ data: UnsafePointer<UInt8>?, _ count: Int) -> Int3
         templateSources: [TemplateSource(path: "templates/station.mustache", text: String(decoding: bytes, as: UTF8.self))],
         sourceLinks: [], files: files)
     var log = DiagnosticLog()
-    _ = LinkChecker.checkFragments([check], log: &log)
+    LinkChecker.checkFragments([check], log: &log)
+    _ = LinkChecker.externalLinks(of: [check])
     return 0
 }
 
