@@ -148,8 +148,8 @@ struct FrontMatterFields {
 extension String {
     /// The text without leading and trailing white space (including newlines).
     var trimmingWhitespace: String {
-        // Most values start and end with a visible ASCII character, where no white space can be
-        // (one ending in such a byte cannot start with white space either): nothing to trim.
+        // Most values start and end with a visible ASCII character: nothing to trim (a last
+        // character ending in such a byte cannot start with white space either).
         let visibleASCII: ClosedRange<UInt8> = 0x21...0x7E
         if let first = utf8.first, let last = utf8.last, visibleASCII.contains(first), visibleASCII.contains(last) {
             return self

@@ -74,7 +74,7 @@ public struct BuildReport: Sendable {
     public var removed: Int
     public var warnings: [Diagnostic]
     /// External links found in the pages, listed, never fetched; empty unless
-    /// `Options.listsExternalLinks`.
+    /// `BuildOptions.listsExternalLinks`.
     public var externalLinks: [String]
     public var seconds: Double
     /// True when every source's file stamps matched those the output was built from, so nothing
@@ -167,10 +167,10 @@ public struct PreparedSite: Sendable {
     ) throws(BuildFailure) -> PreparedSite {
         try log.throwIfErrors()
         guard let library, let loadedTemplates else { throw BuildFailure(log.diagnostics) }
-        // The template-name check reads only the templates: it runs on a core of its own while
-        // routing and the renderer's set-up keep another busy. It reports only warnings, and
-        // routing only errors, which the log keeps apart, so the diagnostics come out in the
-        // same order as one after the other.
+        // The template-name check reads only the templates (and a specimen site of its own,
+        // `PageSpecimen`): it runs on a core of its own while routing and the renderer's set-up
+        // keep another busy. It reports only warnings, and routing only errors, which the log
+        // keeps apart, so the diagnostics come out in the same order as one after the other.
         let nameWarnings = Mutex<[Diagnostic]>([])
         let routed = Mutex<(routes: Routes, renderer: PageRenderer?, log: DiagnosticLog)?>(nil)
         let displayPaths = loadedTemplates.displayPaths
