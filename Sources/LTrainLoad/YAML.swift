@@ -48,12 +48,6 @@ public indirect enum YAMLNode: Sendable, Equatable {
         }
     }
 
-    /// A scalar a text field takes: a string or a number (not null, not a boolean).
-    public var isText: Bool {
-        guard case .scalar = self else { return false }
-        return !isNull && !isBoolean
-    }
-
     public static func == (lhs: YAMLNode, rhs: YAMLNode) -> Bool {
         switch (lhs, rhs) {
         case let (.scalar(a, ap, al), .scalar(b, bp, bl)): return a == b && ap == bp && al == bl

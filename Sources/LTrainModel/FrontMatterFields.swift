@@ -65,7 +65,8 @@ struct FrontMatterFields {
             }
             return nil
         }
-        guard case .scalar(let text, _, let location) = value, value.isText else {
+        // Null was told above: a string or a number is taken, a boolean is not.
+        guard case .scalar(let text, _, let location) = value, !value.isBoolean else {
             log.report(
                 .error(
                     "'\(key)' must be a string, found \(value.kindDescription)", path: path, at: value.location,

@@ -630,23 +630,14 @@ public struct PageRenderer: Sendable {
     /// The values of `id` attributes written in a template's text with no tag in them.
     static func literalIDs(in text: String) -> Set<String> {
         var ids: Set<String> = []
-        let bytes = Array(text.utf8)
-        let marker = Array(" id=".utf8)
-        var index = 0
-        while index + marker.count <= bytes.count {
-            guard bytes[index..<index + marker.count].elementsEqual(marker) else {
-                index += 1
-                continue
-            }
-            index += marker.count
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") else { continue }
-            let quote = bytes[index]
-            let valueStart = index + 1
-            guard let end = bytes[valueStart...].firstIndex(of: quote) else { break }
-            let value = bytes[valueStart..<end]
-            let isLiteral = !zip(value, value.dropFirst()).contains { $0 == UInt8(ascii: "{") && $1 == UInt8(ascii: "{") }
-            if isLiteral { ids.insert(String(decoding: value, as: UTF8.self)) }
-            index = end
+        var rest = Array(text.utf8)[...]
+        while let marker = rest.firstRange(of: Array(" id=".utf8)) {
+            rest = rest[marker.upperBound...]
+            guard let quote = rest.first, quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { continue }
+            let value = rest.dropFirst()
+            guard let end = value.firstIndex(of: quote) else { break }
+            if value[..<end].firstRange(of: Array("{{".utf8)) == nil { ids.insert(String(decoding: value[..<end], as: UTF8.self)) }
+            rest = value[end...]
         }
         return ids
     }

@@ -125,23 +125,14 @@ public struct Routes: Sendable {
             linkTargets.add(contentPath)
             linkTargets.add(path)
         }
-        // A page's folder follows from its kind: worked out for the first page of each (a bit
-        // of `kindsSeen` per kind).
-        var kindsSeen: UInt8 = 0
+        // A page's folder follows from its kind: worked out for the first page of each.
+        var kindsSeen: [Page.Kind] = []
         @discardableResult
         func addPage(_ page: Page, owner: String, contentPath: String?) -> String {
             let path = Self.outputPath(of: page)
             pagePaths[page] = path
-            let kindBit: UInt8 =
-                switch page {
-                case .index: 1
-                case .station: 2
-                case .info: 4
-                case .checklist: 8
-                case .notFound: 16
-                }
-            if kindsSeen & kindBit == 0 {
-                kindsSeen |= kindBit
+            if !kindsSeen.contains(page.kind) {
+                kindsSeen.append(page.kind)
                 pageFolders.insert(SitePath.folder(of: path))
             }
             pages.append((path, owner))
