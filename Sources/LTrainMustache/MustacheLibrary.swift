@@ -15,6 +15,8 @@ public struct MustacheLibrary: Sendable {
     private let templates: [String: [MustacheNode]]
     /// The source of every template that parsed, for `privateCopy`.
     private let sources: [String: String]
+    /// Each template that a `MustacheProgram` can stand for, compiled.
+    private var programs: [String: MustacheProgram] = [:]
 
     /// Parses every template; throws the first syntax error with its template name, line and column.
     public init(sources: [String: String]) throws(MustacheError) {
@@ -24,6 +26,7 @@ public struct MustacheLibrary: Sendable {
         }
         self.templates = parsed
         self.sources = sources
+        compilePrograms()
     }
 
     /// Parses every template and collects every syntax error, instead of stopping at the first.
@@ -45,7 +48,18 @@ public struct MustacheLibrary: Sendable {
     private init(parsed: [String: [MustacheNode]], sources: [String: String]) {
         self.templates = parsed
         self.sources = sources
+        compilePrograms()
     }
+
+    private mutating func compilePrograms() {
+        let library = self
+        for name in templates.keys {
+            if let program = MustacheProgram.compile(name, in: library) { programs[name] = program }
+        }
+    }
+
+    /// Whether `name` renders through a compiled program (see `MustacheProgram`), for tests.
+    package func isCompiled(_ name: String) -> Bool { programs[name] != nil }
 
     /// The same templates parsed again into nodes and strings of their own. Rendering retains and
     /// releases the nodes it walks; threads that render from one shared tree keep taking the same
@@ -179,9 +193,22 @@ public struct MustacheLibrary: Sendable {
         try renderTemplate(name, context, itemMemory: itemMemory, capacity: capacity).bytes
     }
 
+    /// `render` by a walk of the template's nodes even where a compiled program stands for them,
+    /// for tests that hold the two to the same output.
+    package func renderByWalk(_ name: String, _ context: MustacheValue) throws(MustacheError) -> String {
+        String(decoding: try renderTemplate(name, context, walksNodes: true).bytes, as: UTF8.self)
+    }
+
     /// `renderBytes`, with where each `.utf8` value was written unescaped.
     package func renderTemplate(
         _ name: String, _ context: MustacheValue, itemMemory: (any MustacheItemMemory)? = nil, capacity: Int = 0
+    ) throws(MustacheError) -> RenderedTemplate {
+        try renderTemplate(name, context, itemMemory: itemMemory, capacity: capacity, walksNodes: false)
+    }
+
+    private func renderTemplate(
+        _ name: String, _ context: MustacheValue, itemMemory: (any MustacheItemMemory)? = nil, capacity: Int = 0,
+        walksNodes: Bool
     ) throws(MustacheError) -> RenderedTemplate {
         guard let nodes = templates[name] else {
             throw MustacheError(templateName: name, location: nil, message: "no template named '\(name)'")
@@ -191,7 +218,12 @@ public struct MustacheLibrary: Sendable {
         var stack = [context]
         // A sixty-fourth more than expected: an edit that lengthens the page a little still fits.
         var output = RenderedBytes(capacity: max(8192, capacity + capacity / 64))
-        try renderer.render(nodes, stack: &stack, overrides: [], into: &output)
+        // The program, unless the caller keeps list items (which the walk tells apart by their nodes).
+        if itemMemory == nil, !walksNodes, let program = programs[name] {
+            renderer.run(program, stack: &stack, into: &output)
+        } else {
+            try renderer.render(nodes, stack: &stack, overrides: [], into: &output)
+        }
         return RenderedTemplate(bytes: output.bytes, rawUTF8Ranges: output.rawUTF8Ranges)
     }
 }
@@ -285,6 +317,66 @@ private struct MustacheRenderer {
         if !isEscaped && !bytes.isEmpty { output.rawUTF8Ranges.append(start..<output.count) }
     }
 
+    /// Writes what a variable tag writes for `value`.
+    @inline(__always)
+    private static func append(_ value: MustacheValue, isEscaped: Bool, into output: inout RenderedBytes) {
+        if case .utf8(let bytes) = value {
+            appendUTF8(bytes, isEscaped: isEscaped, into: &output)
+            return
+        }
+        let text = value.interpolatedText
+        if isEscaped { output.appendEscapingHTML(text) } else { output.append(text) }
+    }
+
+    /// Renders a compiled template (see `MustacheProgram`): what `render` writes for the nodes it
+    /// stands for, which hold no tag that can fail.
+    mutating func run(_ program: MustacheProgram, stack: inout [MustacheValue], into output: inout RenderedBytes) {
+        program.steps.withUnsafeBufferPointer { steps in
+            program.text.withUnsafeBufferPointer { text in
+                program.names.withUnsafeBufferPointer { names in
+                    run(steps, 0..<steps.count, text: text, names: names, stack: &stack, into: &output)
+                }
+            }
+        }
+    }
+
+    private mutating func run(
+        _ steps: UnsafeBufferPointer<MustacheProgram.Step>, _ range: Range<Int>, text: UnsafeBufferPointer<UInt8>,
+        names: UnsafeBufferPointer<MustacheName>, stack: inout [MustacheValue], into output: inout RenderedBytes
+    ) {
+        var index = range.lowerBound
+        while index < range.upperBound {
+            let step = steps[index]
+            index += 1
+            switch step.kind {
+            case .text:
+                output.append(UnsafeBufferPointer(rebasing: text[Int(step.first)..<Int(step.second)]))
+            case .escaped, .raw:
+                guard let value = lookup(names[Int(step.first)], in: stack) else { continue }
+                Self.append(value, isEscaped: step.kind == .escaped, into: &output)
+            case .section, .invertedSection:
+                let end = Int(step.second)
+                let value = lookup(names[Int(step.first)], in: stack) ?? .null
+                if step.kind == .invertedSection {
+                    if value.isFalsey { run(steps, index..<end, text: text, names: names, stack: &stack, into: &output) }
+                } else if !value.isFalsey {
+                    if case .array(let items) = value {
+                        for item in items {
+                            stack.append(item)
+                            run(steps, index..<end, text: text, names: names, stack: &stack, into: &output)
+                            stack.removeLast()
+                        }
+                    } else {
+                        stack.append(value)
+                        run(steps, index..<end, text: text, names: names, stack: &stack, into: &output)
+                        stack.removeLast()
+                    }
+                }
+                index = end
+            }
+        }
+    }
+
     /// Renders `nodes`. `overrides` are the blocks that replace same-named `{{$block}}`s, the first
     /// of a name winning: a page has a handful, so a search by name beats hashing each one.
     mutating func render(
@@ -300,12 +392,7 @@ private struct MustacheRenderer {
                 output.append(text)
             case .variable(let name, let isEscaped):
                 guard let value = lookup(name, in: stack) else { continue }
-                if case .utf8(let bytes) = value {
-                    Self.appendUTF8(bytes, isEscaped: isEscaped, into: &output)
-                    continue
-                }
-                let text = value.interpolatedText
-                if isEscaped { output.appendEscapingHTML(text) } else { output.append(text) }
+                Self.append(value, isEscaped: isEscaped, into: &output)
             case .section(let name, let children, let isInverted):
                 let value = lookup(name, in: stack) ?? .null
                 if isInverted {

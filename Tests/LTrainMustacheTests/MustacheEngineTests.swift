@@ -236,6 +236,81 @@ import LTrainSupport
         #expect(try render("[{{>*missing}}]", partials: ["card": "C"]) == "[]")
     }
 
+    // MARK: Compiled programs
+
+    /// A page template (a layout with blocks, partials, sections over lists and objects, inverted
+    /// sections, escaped and raw values) renders through a compiled program, and writes what the
+    /// walk of its nodes writes: the same bytes, and the same places of raw `.utf8` values.
+    @Test func aPageTemplateIsCompiledAndRendersAsTheWalk() throws {
+        let sources = [
+            "layout": "<html>\n<title>{{$title}}Default{{/title}}</title>\n  {{$body}}{{/body}}\n{{>footer}}\n</html>\n",
+            "footer": "{{#site.footer}}<footer>{{site.footer}}</footer>{{/site.footer}}\n",
+            "page": """
+                {{<layout}}
+                {{$title}}{{title}}{{/title}}
+                {{$body}}
+                <h1>{{title}}</h1>
+                {{#previous}}<a href="{{href}}">{{title}} {{site.back}}</a>{{/previous}}
+                {{^previous}}<span>first</span>{{/previous}}
+                <ul>
+                {{#rows}}
+                  <li>{{.}}</li>
+                {{/rows}}
+                </ul>
+                {{{body}}}|{{&body}}|{{body}}
+                {{/body}}
+                {{/layout}}
+                """,
+        ]
+        let library = try MustacheLibrary(sources: sources)
+        #expect(library.isCompiled("page") && library.isCompiled("layout") && library.isCompiled("footer"))
+        let pages: [MustacheValue] = [
+            [
+                "title": "Union Sq & 14 St", "rows": ["L", "<4>", "N"], "body": .utf8(Array("<p>café</p>".utf8)),
+                "previous": ["title": "8 Av", "href": "8-av.html"], "site": ["back": "Back", "footer": "L train"],
+            ],
+            ["title": "8 Av", "rows": [], "body": .utf8([]), "site": ["back": "Back"]],
+            ["title": .int(3), "rows": [.double(1.5), .bool(true), .null], "previous": .bool(false), "site": [:]],
+        ]
+        for data in pages {
+            let compiled = try library.renderTemplate("page", data)
+            #expect(try library.render("page", data) == library.renderByWalk("page", data))
+            // Through the walk: the caller's item memory makes the library walk the nodes.
+            let walked = try library.renderTemplate("page", data, itemMemory: ForgetfulItemMemory())
+            #expect(compiled.bytes == walked.bytes)
+            #expect(compiled.rawUTF8Ranges == walked.rawUTF8Ranges)
+        }
+        let first = try library.render("page", pages[0])
+        #expect(first.contains("<a href=\"8-av.html\">8 Av Back</a>"))
+        #expect(first.contains("  <li>&lt;4&gt;</li>\n"))
+        #expect(first.contains("<p>café</p>|<p>café</p>|&lt;p&gt;café&lt;/p&gt;"))
+        #expect(first.contains("<footer>L train</footer>"))
+    }
+
+    /// What only rendering can settle is left to the walk: a partial named by a value, a partial
+    /// that includes itself (ended by the data), a chain of includes deeper than the walk allows
+    /// (which it reports), and includes that multiply past a program's bound.
+    @Test func templatesOnlyRenderingCanSettleAreWalked() throws {
+        let dynamic = try MustacheLibrary(sources: ["main": "[{{>*kind}}]", "card": "C"])
+        #expect(!dynamic.isCompiled("main") && dynamic.isCompiled("card"))
+        #expect(try dynamic.render("main", ["kind": "card"]) == "[C]")
+
+        let tree = try MustacheLibrary(sources: ["node": "{{c}}<{{#nodes}}{{>node}}{{/nodes}}>"])
+        #expect(!tree.isCompiled("node"))
+        #expect(try tree.render("node", ["c": "X", "nodes": [["c": "Y", "nodes": []]]]) == "X<Y<>>")
+
+        let cycle = try MustacheLibrary(sources: ["a": "{{>b}}", "b": "{{>a}}"])
+        #expect(!cycle.isCompiled("a"))
+        #expect(throws: MustacheError.self) { _ = try cycle.render("a", [:]) }
+
+        // Each level includes the next twice: 2^17 copies of the last, past `maximumSteps`.
+        var doubling: [String: String] = ["level17": "{{x}}"]
+        for level in 0..<17 { doubling["level\(level)"] = "{{>level\(level + 1)}}{{>level\(level + 1)}}" }
+        let large = try MustacheLibrary(sources: doubling)
+        #expect(!large.isCompiled("level0") && large.isCompiled("level10"))
+        #expect(try large.render("level0", ["x": "ab"]).utf8.count == 2 << 17)
+    }
+
     // MARK: Errors
 
     func parseError(_ template: String) -> MustacheError? {
@@ -287,4 +362,10 @@ import LTrainSupport
         #expect(parseError("{{/x}}")?.message == "closing tag {{/x}} has no matching opening tag")
         #expect(parseError("{{=<% %>}}")?.message == "set-delimiter tag must end with '='")
     }
+}
+
+/// Keeps nothing: a render given it walks the nodes, as `ltrain serve`'s index page does.
+private final class ForgetfulItemMemory: MustacheItemMemory {
+    func keptItems(of section: MustacheListSection, items: [MustacheValue]) -> [[UInt8]?]? { nil }
+    func keep(_ bytes: [[UInt8]?], of section: MustacheListSection, items: [MustacheValue]) {}
 }

@@ -16,7 +16,8 @@ import FuzzDriver
 
 /// The Mustache parser and renderer: any bytes as a template (and as a partial it includes),
 /// rendered with a context that has sections, lists and partial names to follow. Parsing either
-/// succeeds or fails at a position inside the template; rendering either finishes or fails.
+/// succeeds or fails at a position inside the template; rendering either finishes or fails, and
+/// through a compiled program as through the walk of the nodes.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzMustache(_ data: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     guard let data else { return 0 }
@@ -29,7 +30,11 @@ public func fuzzMustache(_ data: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     ]
     do throws(MustacheError) {
         let library = try MustacheLibrary(sources: ["main": text, "p": partial, "parent": "{{$x}}default{{/x}}"])
-        _ = try? library.render("main", context)
+        let rendered = try? library.render("main", context)
+        // A compiled program writes what the walk of the nodes writes, and fails where it fails.
+        if library.isCompiled("main") {
+            precondition(rendered == (try? library.renderByWalk("main", context)), "the program and the walk differ")
+        }
         _ = library.unconditionalCycles()
     } catch {
         if let location = error.location {
