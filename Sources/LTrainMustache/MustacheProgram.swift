@@ -26,10 +26,12 @@ struct MustacheProgram: Sendable {
     let text: [UInt8]
     let names: [MustacheName]
 
-    /// Bounds past which a template is left to the walk: its steps, its text (a partial included
-    /// inside itself many times over could multiply them), and its nesting.
+    /// Bounds past which a template is left to the walk: its steps, its text, and the nodes
+    /// compiling it visits (partials that each include the next twice multiply all three, and a
+    /// chain of them that writes nothing would multiply the visits alone).
     static let maximumSteps = 1 << 16
     static let maximumText = 1 << 24
+    static let maximumVisits = 1 << 17
 
     /// The program of `template`, or nil when one cannot stand for it: it names a partial or
     /// parent by a value (known only when rendering), or it includes templates or nests deeper
@@ -53,6 +55,7 @@ struct MustacheProgram: Sendable {
         var names: [MustacheName] = []
         /// Where the text since the last other step starts in `text`.
         private var pendingText: Int = 0
+        private var visits = 0
 
         init(library: MustacheLibrary) {
             self.library = library
@@ -74,11 +77,13 @@ struct MustacheProgram: Sendable {
 
         private var isTooLarge: Bool {
             steps.count >= MustacheProgram.maximumSteps || text.count >= MustacheProgram.maximumText
+                || visits >= MustacheProgram.maximumVisits
         }
 
         mutating func emit(_ nodes: [MustacheNode], overrides: [MustacheBlock], chain: Int, depth: Int) -> Bool {
             guard depth < MustacheLibrary.maximumRenderDepth, !isTooLarge else { return false }
             for node in nodes {
+                visits += 1
                 switch node {
                 case .text(let string):
                     text.append(contentsOf: string.utf8)

@@ -309,6 +309,16 @@ import LTrainSupport
         let large = try MustacheLibrary(sources: doubling)
         #expect(!large.isCompiled("level0") && large.isCompiled("level10"))
         #expect(try large.render("level0", ["x": "ab"]).utf8.count == 2 << 17)
+
+        // Ten levels that each include the next sixteen times and write nothing: 2^40 includes,
+        // never rendered. Compiling stops at `maximumVisits` (this test would not end otherwise),
+        // leaving them to the walk.
+        var silent: [String: String] = ["step10": ""]
+        for level in 0..<10 {
+            silent["step\(level)"] = String(repeating: "{{>step\(level + 1)}}", count: 16)
+        }
+        let unused = try MustacheLibrary(sources: silent)
+        #expect(!unused.isCompiled("step0") && !unused.isCompiled("step5") && unused.isCompiled("step6"))
     }
 
     // MARK: Errors
