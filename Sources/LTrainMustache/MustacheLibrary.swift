@@ -11,6 +11,11 @@ public struct MustacheLibrary: Sendable {
     /// across templates. Each template nests at most `MustacheParser.maximumNesting` levels, but
     /// partials multiply that; this bound keeps a render inside a rendering thread's stack.
     public static let maximumRenderDepth = 1_000
+    /// How many partials and parents one render may include in all: a few templates that each
+    /// include the next several times multiply (ten levels of sixteen: 2^40), which would never
+    /// end. Ten a row for an index of 100,000 stations is a million; a template whose includes
+    /// are all fixed includes none when rendered (see `MustacheProgram`).
+    public static let maximumIncludes = 1 << 21
 
     private let templates: [String: [MustacheNode]]
     /// The source of every template that parsed, for `privateCopy`.
@@ -262,6 +267,8 @@ private struct MustacheRenderer {
     var chain: [String]
     /// How many `render` calls are under way, one inside the other.
     private var depth = 0
+    /// How many partials and parents this render has included so far.
+    private var includes = 0
     /// The caller's bytes of list items (see `MustacheItemMemory`), or nil.
     var itemMemory: (any MustacheItemMemory)?
     /// The outermost stack frame a lookup has read since this was last reset (`Int.max`: none;
@@ -522,6 +529,14 @@ private struct MustacheRenderer {
                 message:
                     "partials include each other without end (\(cycle.joined(separator: " → ")) …, deeper than \(MustacheLibrary.maximumDepth) levels)",
                 hint: "put the recursive {{>\(name)}} inside a section that ends, or remove the cycle")
+        }
+        includes += 1
+        guard includes <= MustacheLibrary.maximumIncludes else {
+            throw MustacheError(
+                templateName: chain.last ?? name, location: reference.location,
+                message:
+                    "templates include each other more than \(MustacheLibrary.maximumIncludes) times for one page (through \((chain.suffix(5) + [name]).joined(separator: " → ")) …)",
+                hint: "include {{>\(name)}} fewer times, or put what it writes in this template")
         }
         chain.append(name)
         try render(nodes, stack: &stack, overrides: overrides, into: &output)

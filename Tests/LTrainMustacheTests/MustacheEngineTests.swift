@@ -319,6 +319,14 @@ import LTrainSupport
         }
         let unused = try MustacheLibrary(sources: silent)
         #expect(!unused.isCompiled("step0") && !unused.isCompiled("step5") && unused.isCompiled("step6"))
+        // Rendered, the walk stops at `maximumIncludes` with an error naming the chain.
+        #expect {
+            _ = try unused.render("step4", [:])
+        } throws: { error in
+            guard let error = error as? MustacheError else { return false }
+            return error.message.contains("include each other more than 2097152 times for one page (through ")
+                && error.message.contains("step5 → step6") && error.hint?.contains("fewer times") == true
+        }
     }
 
     // MARK: Errors
