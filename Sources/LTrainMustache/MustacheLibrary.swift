@@ -463,29 +463,17 @@ private struct MustacheRenderer {
         overrides: [MustacheBlock], into output: inout RenderedBytes
     ) throws(MustacheError) {
         guard let name = templateName(reference, in: stack), let parent = library.nodes(of: name) else { return }
-        // The caller's own overrides win over the blocks this parent tag supplies.
-        var merged = overrides
-        if merged.isEmpty {
-            merged = blocks
-        } else {
-            for block in blocks where !merged.contains(where: { $0.name == block.name }) { merged.append(block) }
-        }
         let indented = Reindentation.apply(to: parent, strip: "", add: indentation, indentFirstLine: true)
-        try include(name, indented, at: reference, stack: &stack, overrides: merged, into: &output)
+        try include(
+            name, indented, at: reference, stack: &stack, overrides: MustacheBlock.merging(overrides, with: blocks),
+            into: &output)
     }
 
     @inline(__always)
     private mutating func renderBlock(
         _ block: MustacheBlock, stack: inout [MustacheValue], overrides: [MustacheBlock], into output: inout RenderedBytes
     ) throws(MustacheError) {
-        if let replacement = overrides.first(where: { $0.name == block.name }) {
-            let nodes = Reindentation.apply(
-                to: replacement.nodes, strip: replacement.contentIndentation,
-                add: block.siteIndentation, indentFirstLine: block.isStandalone)
-            try render(nodes, stack: &stack, overrides: overrides, into: &output)
-        } else {
-            try render(block.nodes, stack: &stack, overrides: overrides, into: &output)
-        }
+        try render(block.content(under: overrides), stack: &stack, overrides: overrides, into: &output)
     }
 
     /// A section over a list, with the caller's memory of its items: each item it has bytes for

@@ -37,6 +37,26 @@ package struct MustacheBlock: Sendable, Equatable {
     var siteIndentation: String
 }
 
+extension MustacheBlock {
+    /// The blocks that replace others inside a parent tag: the caller's own first, as they win,
+    /// then those of the tag with other names.
+    static func merging(_ overrides: [MustacheBlock], with blocks: [MustacheBlock]) -> [MustacheBlock] {
+        guard !overrides.isEmpty else { return blocks }
+        var merged = overrides
+        for block in blocks where !merged.contains(where: { $0.name == block.name }) { merged.append(block) }
+        return merged
+    }
+
+    /// What this block writes under `overrides`: the first of its name, re-indented to the block's
+    /// place, or else its own nodes.
+    func content(under overrides: [MustacheBlock]) -> [MustacheNode] {
+        guard let replacement = overrides.first(where: { $0.name == name }) else { return nodes }
+        return Reindentation.apply(
+            to: replacement.nodes, strip: replacement.contentIndentation, add: siteIndentation,
+            indentFirstLine: isStandalone)
+    }
+}
+
 /// One node of a parsed template. Standalone lines are resolved at parse time, so rendering is a walk.
 package indirect enum MustacheNode: Sendable, Equatable {
     case text(String)

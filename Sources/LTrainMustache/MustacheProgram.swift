@@ -105,23 +105,11 @@ struct MustacheProgram: Sendable {
                     guard !reference.isDynamic else { return false }
                     guard let parent = library.nodes(of: reference.name.text) else { continue }
                     guard chain < MustacheLibrary.maximumDepth else { return false }
-                    var merged = overrides
-                    if merged.isEmpty {
-                        merged = blocks
-                    } else {
-                        for block in blocks where !merged.contains(where: { $0.name == block.name }) { merged.append(block) }
-                    }
                     let indented = Reindentation.apply(to: parent, strip: "", add: indentation, indentFirstLine: true)
+                    let merged = MustacheBlock.merging(overrides, with: blocks)
                     guard emit(indented, overrides: merged, chain: chain + 1, depth: depth + 1) else { return false }
                 case .block(let block):
-                    let content: [MustacheNode]
-                    if let replacement = overrides.first(where: { $0.name == block.name }) {
-                        content = Reindentation.apply(
-                            to: replacement.nodes, strip: replacement.contentIndentation,
-                            add: block.siteIndentation, indentFirstLine: block.isStandalone)
-                    } else {
-                        content = block.nodes
-                    }
+                    let content = block.content(under: overrides)
                     guard emit(content, overrides: overrides, chain: chain, depth: depth + 1) else { return false }
                 }
             }
