@@ -628,8 +628,8 @@ public struct PageRenderer: Sendable {
     // MARK: Contexts
 
     /// The values of `id` attributes written in a template's text with no tag in them.
-    /// Read from the text's bytes, from one space to the next with memchr: the standard library's
-    /// generic `firstRange(of:)` took 2.6 ms of the renderer's set-up (docs/benchmarks.md).
+    /// Read from the text's bytes, from one space to the next with memchr: the renderer's set-up
+    /// runs on one core while the other waits (docs/benchmarks.md has the figure).
     static func literalIDs(in text: String) -> Set<String> {
         var ids: Set<String> = []
         Array(text.utf8).withUnsafeBytes { bytes in
