@@ -51,35 +51,53 @@ public struct Labels: Sendable, Equatable {
 
     /// "Stop 3 of 6": the `position` label with its placeholders filled in.
     public func position(_ position: Int, of count: Int) -> String {
-        // Filled in by hand, in one pass over the UTF-8 bytes (`{` is never part of another
-        // character's bytes), since it runs for every station page and Foundation's
-        // `replacingOccurrences` or a walk by Characters showed in profiles.
-        var text = self["position"]
-        return text.withUTF8 { label in
-            var filled: [UInt8] = []
-            filled.reserveCapacity(label.count + 8)
-            var index = 0
-            while index < label.count {
-                if label[index] == UInt8(ascii: "{") {
-                    if Self.hasPlaceholder("{position}", in: label, at: index) {
-                        filled += String(position).utf8
-                        index += "{position}".utf8.count
-                        continue
+        PositionLabel(self, count: count).text(at: position)
+    }
+
+    /// The `position` label on a line of `count` stations: `{count}` filled in once, `{position}`
+    /// for each station page, so a build does not read the label again for every one.
+    public struct PositionLabel: Sendable {
+        /// The label's text between its `{position}` placeholders, with `{count}` filled in.
+        private let parts: [String]
+
+        public init(_ labels: Labels, count: Int) {
+            // In one pass over the UTF-8 bytes (`{` is never part of another character's bytes):
+            // Foundation's `replacingOccurrences` or a walk by Characters showed in profiles.
+            var text = labels["position"]
+            parts = text.withUTF8 { label in
+                var parts: [String] = []
+                var part: [UInt8] = []
+                part.reserveCapacity(label.count + 8)
+                var index = 0
+                while index < label.count {
+                    if label[index] == UInt8(ascii: "{") {
+                        if Labels.hasPlaceholder("{position}", in: label, at: index) {
+                            parts.append(String(decoding: part, as: UTF8.self))
+                            part.removeAll(keepingCapacity: true)
+                            index += "{position}".utf8.count
+                            continue
+                        }
+                        if Labels.hasPlaceholder("{count}", in: label, at: index) {
+                            part += String(count).utf8
+                            index += "{count}".utf8.count
+                            continue
+                        }
                     }
-                    if Self.hasPlaceholder("{count}", in: label, at: index) {
-                        filled += String(count).utf8
-                        index += "{count}".utf8.count
-                        continue
-                    }
+                    part.append(label[index])
+                    index += 1
                 }
-                filled.append(label[index])
-                index += 1
+                parts.append(String(decoding: part, as: UTF8.self))
+                return parts
             }
-            return String(decoding: filled, as: UTF8.self)
+        }
+
+        /// The label of the station at `position` (from 1).
+        public func text(at position: Int) -> String {
+            parts.count == 1 ? parts[0] : parts.joined(separator: String(position))
         }
     }
 
-    private static func hasPlaceholder(_ placeholder: StaticString, in label: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+    fileprivate static func hasPlaceholder(_ placeholder: StaticString, in label: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
         let count = placeholder.utf8CodeUnitCount
         guard index + count <= label.count else { return false }
         let bytes = UnsafeBufferPointer(start: placeholder.utf8Start, count: count)

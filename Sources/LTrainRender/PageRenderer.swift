@@ -112,6 +112,7 @@ public struct PageRenderer: Sendable {
     /// Every file that is not a page, with the name templates know it by (`files.style_css`).
     private let fileKeys: [(key: String, path: String)]
     private let stationPositions: [String: Int]
+    private var positionLabel: Labels.PositionLabel
     private let checklistPositions: [String: Int]
     /// For each page template: a hash of the templates it can include (all of them, when it
     /// names one by a value), for the keys of the pages it renders.
@@ -180,6 +181,7 @@ public struct PageRenderer: Sendable {
             stationPositions[stations[index].slug] = index
         }
         self.stationPositions = stationPositions
+        self.positionLabel = Labels.PositionLabel(site.labels, count: stations.count)
         self.checklistPositions = Dictionary(
             site.checklists.enumerated().map { ($1.slug, $0) }, uniquingKeysWith: { first, _ in first })
         let templateIDs = self.templateIDs
@@ -208,6 +210,7 @@ public struct PageRenderer: Sendable {
     package func replacingStations(with site: Site) -> PageRenderer {
         var copy = self
         copy.site = site
+        copy.positionLabel = Labels.PositionLabel(site.labels, count: site.line.stations.count)
         copy.parts = nil
         return copy
     }
@@ -793,6 +796,10 @@ public struct PageRenderer: Sendable {
         func link(to target: Page) -> String {
             SitePath.relativePath(from: outputPath, to: routes.path(of: target))
         }
+        /// The link from this page to the page at `path`, one of the routes' paths by position.
+        func link(toPath path: String) -> String {
+            SitePath.relativePath(from: outputPath, to: path)
+        }
         switch page {
         case .index:
             var values = ownValues(page, title: nil)
@@ -800,7 +807,7 @@ public struct PageRenderer: Sendable {
             values["title"] = .string(site.title)
             let stations = site.line.stations
             let make = { (position: Int) in
-                let href = link(to: .station(slug: stations[position].slug))
+                let href = link(toPath: routes.stationPagePaths[position])
                 return IndexRow(
                     station: stations[position],
                     listItem: [
@@ -843,18 +850,18 @@ public struct PageRenderer: Sendable {
             values["summary"] = .optional(stations[position].summary)
             values["position"] = .int(position + 1)
             values["station_count"] = .int(stations.count)
-            values["position_label"] = .string(site.labels.position(position + 1, of: stations.count))
-            values["info_href"] = .string(link(to: .info(slug: slug)))
+            values["position_label"] = .string(positionLabel.text(at: position + 1))
+            values["info_href"] = .string(link(toPath: routes.infoPagePaths[position]))
             if position > 0 {
                 values["previous"] = [
                     "title": .string(stations[position - 1].title),
-                    "href": .string(link(to: .station(slug: stations[position - 1].slug))),
+                    "href": .string(link(toPath: routes.stationPagePaths[position - 1])),
                 ]
             }
             if position + 1 < stations.count {
                 values["next"] = [
                     "title": .string(stations[position + 1].title), "label": .string(site.labels["next"]),
-                    "href": .string(link(to: .station(slug: stations[position + 1].slug))),
+                    "href": .string(link(toPath: routes.stationPagePaths[position + 1])),
                 ]
             }
             return PageInputs(page: page, outputPath: outputPath, template: "station", values: values)
@@ -866,7 +873,7 @@ public struct PageRenderer: Sendable {
             let stations = site.line.stations
             var values = ownValues(page, title: stations[position].title)
             values["title"] = .string(stations[position].title)
-            values["done_href"] = .string(link(to: .station(slug: slug)))
+            values["done_href"] = .string(link(toPath: routes.stationPagePaths[position]))
             return PageInputs(
                 page: page, outputPath: outputPath, template: "info", values: values,
                 markdown: [.body(field: "body", stations[position].info.body)])

@@ -38,6 +38,10 @@ public enum Page: Hashable, Sendable {
 /// under any sub-path of a host.
 public struct Routes: Sendable {
     public private(set) var pagePaths: [Page: String] = [:]
+    /// Each station's page and info page, in line order: `path(of:)` of `.station` and `.info` for
+    /// the station at that position, read by position where the renderer knows it, with no look-up.
+    public private(set) var stationPagePaths: [String] = []
+    public private(set) var infoPagePaths: [String] = []
     /// Output path of every file that is not a page (template static files, content assets and
     /// the content's static files).
     public private(set) var filePaths: Set<String> = []
@@ -144,14 +148,18 @@ public struct Routes: Sendable {
         pages.reserveCapacity(site.line.stations.count * 2 + site.checklists.count + 2)
         contentTargets.reserveCapacity(site.line.stations.count + site.checklists.count + site.assets.count + 1)
         infoTargets.reserveCapacity(site.line.stations.count)
+        stationPagePaths.reserveCapacity(site.line.stations.count)
+        infoPagePaths.reserveCapacity(site.line.stations.count)
         // By index, not `for station in`: that would copy every station, field by field.
         let stations = site.line.stations
         for index in stations.indices {
             let slug = stations[index].slug
             let contentPath = stations[index].info.body.contentPath
-            addPage(.station(slug: slug), owner: stations[index].sourcePath, contentPath: contentPath)
+            stationPagePaths.append(
+                addPage(.station(slug: slug), owner: stations[index].sourcePath, contentPath: contentPath))
             // Named after the station's file: a file colliding with it is told which station.
             let infoPath = addPage(.info(slug: slug), owner: stations[index].sourcePath, contentPath: nil)
+            infoPagePaths.append(infoPath)
             addTarget(contentPath, infoPath, isInfo: true)
         }
         for checklist in site.checklists {

@@ -37,6 +37,10 @@ import Testing
         // Each placeholder wherever it stands, as often as it stands; other braces stay.
         #expect(Labels(["position": "{count}: {position} {position} {x} {"]).position(3, of: 6) == "6: 3 3 {x} {")
         #expect(Labels(["position": "Parada"]).position(3, of: 6) == "Parada")
+        #expect(Labels(["position": "{position}/{count}: {position}"]).position(12, of: 40) == "12/40: 12")
+        // Made once for a line, filled in for each station.
+        let label = Labels.PositionLabel(Labels(["position": "{position} von {count}"]), count: 3)
+        #expect((1...3).map(label.text(at:)) == ["1 von 3", "2 von 3", "3 von 3"])
         #expect(Labels(["position": "Arrêt n°{position} sur {count} — 🚇{posi"]).position(3, of: 16) == "Arrêt n°3 sur 16 — 🚇{posi")
         for label in Labels.all { #expect(Labels()[label.key] == label.text) }
     }

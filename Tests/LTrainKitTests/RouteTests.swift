@@ -38,6 +38,9 @@ import Testing
         // The folders the pages are in, worked out once a kind: those of every page's path.
         #expect(routes.pageFolders == ["", "stations/", "info/", "checklists/"])
         #expect(routes.pageFolders == Set(routes.pagePaths.values.map(SitePath.folder(of:))))
+        // By position, in line order, the same paths.
+        #expect(routes.stationPagePaths == ["a", "b"].map { routes.path(of: .station(slug: $0)) })
+        #expect(routes.infoPagePaths == ["a", "b"].map { routes.path(of: .info(slug: $0)) })
     }
 
     @Test func markdownLinksToContentFilesAreRewritten() throws {
