@@ -137,7 +137,7 @@ public enum LinkChecker {
     /// at once. Links into other pages' fragments are left for `checkFragments`.
     public static func checkPage(
         outputPath: String, html: String, templatePath: String, templateSources: [TemplateSource] = [],
-        sourceLinks: [SourceLink], files: Set<String>, siteURL: String? = nil
+        sourceLinks: SourceLinks, files: Set<String>, siteURL: String? = nil
     ) -> PageCheck {
         var fine = LinkSet()
         return check(
@@ -154,7 +154,7 @@ public enum LinkChecker {
     /// as known where the scan finds one starting outside any tag, and read like the rest elsewhere.
     public static func checkPage(
         outputPath: String, bytes: [UInt8], templatePath: String, templateSources: [TemplateSource] = [],
-        sourceLinks: [SourceLink], files: Set<String>, siteURL: String? = nil, fineLinks: FineLinks? = nil,
+        sourceLinks: SourceLinks, files: Set<String>, siteURL: String? = nil, fineLinks: FineLinks? = nil,
         knownParts: [KnownHTMLPart] = []
     ) -> PageCheck {
         let folder = SitePath.folder(of: outputPath)
@@ -307,7 +307,7 @@ public enum LinkChecker {
 
     private static func check(
         _ outputPath: String, _ scanned: (links: [String], ids: Set<String>), templatePath: String,
-        templateSources: [TemplateSource], sourceLinks: [SourceLink], files: Set<String>, siteURL: String?,
+        templateSources: [TemplateSource], sourceLinks: SourceLinks, files: Set<String>, siteURL: String?,
         fineLinks: FineLinks? = nil, folder: String, fine: inout LinkSet
     ) -> PageCheck {
         var check = PageCheck(outputPath: outputPath, ids: scanned.ids, problems: [], external: [], fragmentLinks: [])
@@ -419,14 +419,14 @@ public enum LinkChecker {
     /// A broken link's diagnostic: at the Markdown line where it was written, or at the template.
     private static func diagnostic(
         for link: String, reason: String, hint: String, outputPath: String, templatePath: String,
-        templateSources: [TemplateSource] = [], sourceLinks: [SourceLink]
+        templateSources: [TemplateSource] = [], sourceLinks: SourceLinks
     ) -> Diagnostic {
         // cmark %-escapes what a URL may not hold (`a b.html` is written `a%20b.html`): a link
         // matches its Markdown source as written or, failing that, once both are %-decoded.
         let decodedLink = SitePath.percentDecoded(link) ?? link
         guard
-            let source = sourceLinks.first(where: { $0.destination == link })
-                ?? sourceLinks.first(where: { (SitePath.percentDecoded($0.destination) ?? $0.destination) == decodedLink })
+            let source = sourceLinks.first(whereDestination: { $0 == link })
+                ?? sourceLinks.first(whereDestination: { (SitePath.percentDecoded($0) ?? $0) == decodedLink })
         else {
             if templatePath == outputPath || templatePath.hasSuffix("/" + outputPath) {
                 // Checking a built folder: the page itself is all there is to name.

@@ -57,6 +57,47 @@ public struct SourceLink: Sendable, Equatable {
     }
 }
 
+/// The links written in the Markdown texts a page rendered, each with the text it was written in:
+/// kept as the render found them, and made a `SourceLink` (its line in the file, the content file
+/// it names) only for a link the check reports, which on most pages is none.
+public struct SourceLinks: Sendable, ExpressibleByArrayLiteral {
+    /// Links given as they are, not found by a render.
+    private var given: [SourceLink] = []
+    private var texts: [(links: [MarkdownLink], source: MarkdownSource)] = []
+
+    public init() {}
+
+    public init(_ links: [SourceLink]) {
+        given = links
+    }
+
+    public init(arrayLiteral links: SourceLink...) {
+        given = links
+    }
+
+    /// The links a render of `source` found.
+    mutating func append(_ links: [MarkdownLink], writtenIn source: MarkdownSource) {
+        if !links.isEmpty { texts.append((links, source)) }
+    }
+
+    /// Each link's destination as the author wrote it and as it stands in the page, in order.
+    public func forEach(_ body: (_ written: String, _ destination: String) -> Void) {
+        for link in given { body(link.writtenDestination, link.destination) }
+        for text in texts {
+            for link in text.links { body(link.writtenDestination, link.destination) }
+        }
+    }
+
+    /// The first link whose destination in the page `matches`.
+    public func first(whereDestination matches: (String) -> Bool) -> SourceLink? {
+        if let link = given.first(where: { matches($0.destination) }) { return link }
+        for text in texts {
+            if let link = text.links.first(where: { matches($0.destination) }) { return SourceLink(link, in: text.source) }
+        }
+        return nil
+    }
+}
+
 /// One finished page: where it goes, its HTML, and what produced it.
 public struct RenderedPage: Sendable {
     public var page: Page
@@ -67,7 +108,7 @@ public struct RenderedPage: Sendable {
     public var templatePath: String
     /// That template and every template it can include, for finding where a link was written.
     public var templateSources: [TemplateSource]
-    public var sourceLinks: [SourceLink]
+    public var sourceLinks: SourceLinks
     /// The notices of each Markdown text the page rendered.
     public var notices: [TextNotices] = []
     /// An info page's text cut at its headings for the search index (see `SearchIndex`), in the
@@ -448,7 +489,11 @@ public struct PageRenderer: Sendable {
     /// The destinations of a rendered page's Markdown links that may lead to content files: what
     /// its key depends on besides its text (see `key(of:links:)`).
     package static func contentLinks(of page: RenderedPage) -> [String] {
-        page.sourceLinks.lazy.map(\.writtenDestination).filter(Routes.mayLeadToContent)
+        var links: [String] = []
+        page.sourceLinks.forEach { written, _ in
+            if Routes.mayLeadToContent(written) { links.append(written) }
+        }
+        return links
     }
 
     /// The hash of everything a page is made from: its template and every template that can be
@@ -496,9 +541,10 @@ public struct PageRenderer: Sendable {
         guard contentPaths.count == 1 else { return key(of: inputs, links: Self.contentLinks(of: page)) }
         var count = 0
         var leads = ContentHasher()
-        for link in page.sourceLinks where Routes.mayLeadToContent(link.writtenDestination) {
-            leads.add(link.writtenDestination)
-            leads.add(link.destination)
+        page.sourceLinks.forEach { written, destination in
+            guard Routes.mayLeadToContent(written) else { return }
+            leads.add(written)
+            leads.add(destination)
             count += 1
         }
         hasher.add(count)
@@ -578,7 +624,7 @@ public struct PageRenderer: Sendable {
     /// Renders a page from its inputs: its Markdown rendered into its values, with the values its
     /// folder shares, through its template.
     package func render(_ inputs: PageInputs) throws(Diagnostic) -> RenderedPage {
-        var sourceLinks: [SourceLink] = []
+        var sourceLinks = SourceLinks()
         var notices: [TextNotices] = []
         var searchSections: [MarkdownSection]?
         var knownHTML: [(bytes: [UInt8], scan: MarkdownHTMLScan)] = []
@@ -658,7 +704,7 @@ public struct PageRenderer: Sendable {
     }
 
     private func markdownHTML(
-        _ source: MarkdownSource, on page: Page, template: String, sourceLinks: inout [SourceLink],
+        _ source: MarkdownSource, on page: Page, template: String, sourceLinks: inout SourceLinks,
         notices: inout [TextNotices], searchSections: inout [MarkdownSection]?,
         knownHTML: inout [(bytes: [UInt8], scan: MarkdownHTMLScan)]
     ) -> [UInt8] {
@@ -690,8 +736,7 @@ public struct PageRenderer: Sendable {
             rendered = renderNow()
         }
         if collectsSections { searchSections = rendered.sections }
-        sourceLinks.reserveCapacity(sourceLinks.count + rendered.links.count)
-        for link in rendered.links { sourceLinks.append(SourceLink(link, in: source)) }
+        sourceLinks.append(rendered.links, writtenIn: source)
         notices.append(TextNotices(displayPath: source.displayPath, notices: rendered.notices))
         if let scan = rendered.htmlScan { knownHTML.append((rendered.htmlBytes, scan)) }
         return rendered.htmlBytes
@@ -735,7 +780,7 @@ public struct PageRenderer: Sendable {
 
     /// The page's Mustache context, made from its inputs alone: its own values, the values its
     /// folder shares, and its Markdown rendered to HTML.
-    func context(from inputs: PageInputs, sourceLinks: inout [SourceLink], notices: inout [TextNotices]) -> MustacheObject {
+    func context(from inputs: PageInputs, sourceLinks: inout SourceLinks, notices: inout [TextNotices]) -> MustacheObject {
         var searchSections: [MarkdownSection]?
         var knownHTML: [(bytes: [UInt8], scan: MarkdownHTMLScan)] = []
         return context(
@@ -745,7 +790,7 @@ public struct PageRenderer: Sendable {
 
     /// `knownHTML`: each Markdown text's HTML, with what a scan of it finds, when that is known.
     private func context(
-        from inputs: PageInputs, sourceLinks: inout [SourceLink], notices: inout [TextNotices],
+        from inputs: PageInputs, sourceLinks: inout SourceLinks, notices: inout [TextNotices],
         searchSections: inout [MarkdownSection]?, knownHTML: inout [(bytes: [UInt8], scan: MarkdownHTMLScan)]
     ) -> MustacheObject {
         var context = inputs.values
@@ -771,7 +816,7 @@ public struct PageRenderer: Sendable {
                 let split = Markdown.splitFirstList(
                     source.text, options: site.markdownOptions, findsNotices: findsNotices, reservedIDs: reserved,
                     rewriteLink: routes.contentLinkRewriter(writtenIn: source.contentPath, on: inputs.page))
-                for link in split?.links ?? [] { sourceLinks.append(SourceLink(link, in: source)) }
+                sourceLinks.append(split?.links ?? [], writtenIn: source)
                 notices.append(TextNotices(displayPath: source.displayPath, notices: split?.notices ?? []))
                 context["intro"] = .string(split?.introductionHTML ?? "")
                 // Each row is labelled with its list item's HTML (its plain text when there is none).

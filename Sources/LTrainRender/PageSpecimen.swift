@@ -52,7 +52,7 @@ enum PageSpecimen {
         var shapes: [String: TemplateNames.Shape] = [:]
         for page in renderer.pages + [Page.notFound] {
             let inputs = renderer.inputs(for: page, at: routes.path(of: page))
-            var links: [SourceLink] = []
+            var links = SourceLinks()
             var notices: [TextNotices] = []
             let context = renderer.context(from: inputs, sourceLinks: &links, notices: &notices)
             guard case .object(var fields) = TemplateNames.Shape(declaring: .object(context)) else { continue }

@@ -86,7 +86,7 @@ import Testing
         var given: [String: Set<String>] = [:]
         for page in renderer.pages + [.notFound] {
             let inputs = renderer.inputs(for: page, at: renderer.routes.path(of: page))
-            var links: [SourceLink] = []
+            var links = SourceLinks()
             var notices: [TextNotices] = []
             let values = renderer.context(from: inputs, sourceLinks: &links, notices: &notices)
             given[inputs.template, default: []].formUnion(TemplateReference.paths(of: TemplateNames.Shape(declaring: .object(values))))
@@ -106,7 +106,7 @@ import Testing
             let renderer = try PreparedSite.prepare(content: site.content, templates: site.templates).renderer
             for page in renderer.pages {
                 let inputs = renderer.inputs(for: page, at: renderer.routes.path(of: page))
-                var links: [SourceLink] = []
+                var links = SourceLinks()
                 var notices: [TextNotices] = []
                 let values = renderer.context(from: inputs, sourceLinks: &links, notices: &notices)
                 let schema = try #require(TemplateNames.schema(of: inputs.template))
