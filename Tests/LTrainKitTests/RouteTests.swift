@@ -87,6 +87,30 @@ import Testing
         #expect(SourceLink(link, in: source).location == SourceLocation(line: 6, column: 3))
     }
 
+    /// A page's links as its render found them: every destination, in the order written, and a
+    /// `SourceLink` made for the one the check asks about, in the text it was written in.
+    @Test func sourceLinksGiveDestinationsAndMakeTheLinkAskedFor() {
+        let first = MarkdownSource(text: "", displayPath: "content/stations/01-a.md", contentPath: "stations/01-a.md", lineOffset: 4)
+        let second = MarkdownSource(text: "", displayPath: "content/checklists/b.md", contentPath: "checklists/b.md", lineOffset: 1)
+        func link(_ written: String, _ destination: String, line: Int) -> MarkdownLink {
+            MarkdownLink(destination: destination, writtenDestination: written, line: line, column: 2, isImage: false)
+        }
+        var links = SourceLinks([SourceLink(destination: "given.html", displayPath: "templates/x.mustache", location: SourceLocation(line: 1, column: 1))])
+        links.append([link("02-b.md", "b.html", line: 1), link("09-gone.md", "09-gone.md", line: 3)], writtenIn: first)
+        links.append([], writtenIn: second)
+        links.append([link("a b.html", "a%20b.html", line: 2)], writtenIn: second)
+        var pairs: [String] = []
+        links.forEach { written, destination in pairs.append("\(written) -> \(destination)") }
+        #expect(pairs == ["given.html -> given.html", "02-b.md -> b.html", "09-gone.md -> 09-gone.md", "a b.html -> a%20b.html"])
+        let gone = links.first(whereDestination: { $0 == "09-gone.md" })
+        #expect(gone?.displayPath == "content/stations/01-a.md")
+        #expect(gone?.location == SourceLocation(line: 7, column: 2))
+        #expect(gone?.missingContentFile == "stations/09-gone.md")
+        #expect(links.first(whereDestination: { $0 == "a%20b.html" })?.location == SourceLocation(line: 3, column: 2))
+        #expect(links.first(whereDestination: { $0 == "given.html" })?.displayPath == "templates/x.mustache")
+        #expect(links.first(whereDestination: { $0 == "nowhere.html" }) == nil)
+    }
+
     @Test func twoThingsClaimingOnePathIsAnError() throws {
         var log = DiagnosticLog()
         let content = LoadedContent(
