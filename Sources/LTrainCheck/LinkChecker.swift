@@ -125,6 +125,19 @@ public enum LinkChecker {
         return .fine
     }
 
+    /// Whether `judge` calls `link` external, told on its bytes: it starts with `//` or a scheme,
+    /// and not with the site's URL. For a link as written with no character reference; a site URL
+    /// beyond ASCII is never told apart on bytes, so with one this says no (and `judge` decides).
+    static func isExternal(_ link: UnsafeBufferPointer<UInt8>, siteURL: String?) -> Bool {
+        guard link.count >= 2,
+            (link[0] == UInt8(ascii: "/") && link[1] == UInt8(ascii: "/")) || SitePath.hasScheme(link)
+        else { return false }
+        guard let siteURL, !siteURL.isEmpty else { return true }
+        return siteURL.withUTF8Bytes { site in
+            site.allSatisfy { $0 < 0x80 } && !link.starts(with: site)
+        }
+    }
+
     /// Whether `link` starts with `data:`, in any case: told on its bytes, as a URL's scheme is
     /// read on its code points (a mark after the colon does not make it another scheme).
     static func isDataURL(_ link: String) -> Bool {
@@ -167,7 +180,9 @@ public enum LinkChecker {
         }
         // Only the links neither memory holds are made text and judged; the memories are moved
         // into the scan and back, so that adding to them copies nothing.
-        var unknown = UnknownLinks(fine: fineLinks.take(folder), listed: fineLinks.listedExternal)
+        var unknown = UnknownLinks(
+            fine: fineLinks.take(folder), listed: fineLinks.listedExternal,
+            skippedSiteURL: fineLinks.listsExternal ? nil : .some(siteURL))
         fineLinks.listedExternal = LinkSet()
         let ids = bytes.withUnsafeBufferPointer { HTMLScanner.scan(bytes: $0, knownParts: knownParts, links: &unknown) }
         fineLinks.listedExternal = unknown.listed
@@ -182,14 +197,25 @@ public enum LinkChecker {
 
     /// A scan's links that neither the links judged fine in the page's folder nor the external
     /// links listed hold, looked up by their bytes: most links of a page are in one or the other.
+    /// When nothing lists them, the external links are passed over by their bytes too.
     private struct UnknownLinks: HTMLScanner.LinkVisitor {
         var fine: LinkSet
         var listed: LinkSet
         var links: [String] = []
+        /// Whether external links are passed over, with the site's URL (nil when the site has none).
+        private let skipsExternal: Bool
+        private let siteURL: String?
 
-        init(fine: LinkSet, listed: LinkSet) {
+        /// `skippedSiteURL`: non-nil (holding the site's URL, if any) to pass over external links.
+        init(fine: LinkSet, listed: LinkSet, skippedSiteURL: String?? = nil) {
             self.fine = fine
             self.listed = listed
+            skipsExternal = skippedSiteURL != nil
+            siteURL = skippedSiteURL ?? nil
+        }
+
+        private func isSkipped(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            skipsExternal && LinkChecker.isExternal(bytes, siteURL: siteURL)
         }
 
         // Mutating, so that the closures below reach the sets in place rather than copying them.
@@ -206,13 +232,13 @@ public enum LinkChecker {
             if linkBytes.contains(UInt8(ascii: "&")) {
                 let link = HTMLScanner.link(linkBytes)
                 if !isKnown(link) { links.append(link) }
-            } else if !isKnown(linkBytes) {
+            } else if !isSkipped(linkBytes) && !isKnown(linkBytes) {
                 links.append(String(decoding: linkBytes, as: UTF8.self))
             }
         }
 
         mutating func visit(knownLinks: [String]) {
-            for link in knownLinks where !isKnown(link) { links.append(link) }
+            for link in knownLinks where !link.withUTF8Bytes({ isSkipped($0) }) && !isKnown(link) { links.append(link) }
         }
     }
 
@@ -235,13 +261,20 @@ public enum LinkChecker {
         fileprivate var added: [String: [String]]?
         /// How many links it has seen judged (none it knew to be fine): for tests of the memory.
         package fileprivate(set) var judged = 0
+        /// Whether its pages' checks list their external links. When nothing reads that list (a
+        /// build without `--verbose`), an external link is known by its bytes and passed over:
+        /// no look-up, no list.
+        public let listsExternal: Bool
 
-        public init() {}
+        public init(listsExternal: Bool = true) {
+            self.listsExternal = listsExternal
+        }
 
         fileprivate init(knowing byFolder: [String: LinkSet], generation: Int) {
             self.byFolder = byFolder
             self.generation = generation
             self.added = [:]
+            listsExternal = true
         }
 
         fileprivate func take(_ folder: String) -> LinkSet {

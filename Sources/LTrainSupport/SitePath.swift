@@ -4,22 +4,25 @@
 public enum SitePath {
     /// Whether a link starts with a URL scheme such as `https:` or `mailto:`.
     public static func hasScheme(_ link: String) -> Bool {
-        link.withUTF8Bytes { bytes in
-            var first = true
-            for byte in bytes {
-                switch byte {
-                case UInt8(ascii: ":"):
-                    return !first
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
-                    first = false
-                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
-                    if first { return false }
-                default:
-                    return false
-                }
+        link.withUTF8Bytes { hasScheme($0) }
+    }
+
+    /// `hasScheme` of a link's UTF-8 bytes.
+    public static func hasScheme(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var first = true
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: ":"):
+                return !first
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                first = false
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
+                if first { return false }
+            default:
+                return false
             }
-            return false
         }
+        return false
     }
 
     /// The non-empty components of a path, split at each '/' scalar. Not `split(separator: "/")`

@@ -209,6 +209,54 @@ import Testing
         }
     }
 
+    /// A check whose external links nobody lists (a build without `--verbose`) passes over them by
+    /// their bytes, judging none, and finds the same problems: a link under the site's own URL,
+    /// one with a character reference and one in the Markdown are still judged as such.
+    @Test func externalLinksNobodyListsArePassedOver() {
+        let files: Set<String> = ["style.css", "stations/a.html", "stations/b.html"]
+        let html =
+            ##"<link href="../style.css"><a href="https://example.org/x">x</a><a href="//cdn.example.org/y">y</a>"##
+            + ##"<a href="mailto:a@example.org">m</a><a href="data:,hi">d</a><a href="https://site.example/stations/c.html">own</a>"##
+            + ##"<a href="https&#58;//site.example/stations/d.html">own, with a reference</a><a href="c.html">c</a>"##
+        let markdownLinks = ["https://example.org/z", "https://site.example/stations/e.html", "b.html"]
+        let markdown = Array(#"<p><a href="x">x</a></p>"#.utf8)
+        func check(listing: Bool, siteURL: String?) -> (judged: Int, problems: [String], external: [String]) {
+            let fine = LinkChecker.FineLinks(listsExternal: listing)
+            let bytes = Array(html.utf8) + markdown
+            let known = [
+                KnownHTMLPart(
+                    range: bytes.count - markdown.count..<bytes.count,
+                    scan: MarkdownHTMLScan(links: markdownLinks, ids: []))
+            ]
+            let page = LinkChecker.checkPage(
+                outputPath: "stations/a.html", bytes: bytes, templatePath: "templates/station.mustache",
+                sourceLinks: [], files: files, siteURL: siteURL, fineLinks: fine, knownParts: known)
+            return (fine.judged, page.problems.map(\.message).sorted(), page.external.sorted())
+        }
+        for siteURL in ["https://site.example/", nil] {
+            let listed = check(listing: true, siteURL: siteURL)
+            let passed = check(listing: false, siteURL: siteURL)
+            #expect(passed.problems == listed.problems, "\(siteURL ?? "no URL")")
+            // All but the link written with a character reference, which is read the long way.
+            #expect(Set(passed.external).isSubset(of: ["https://site.example/stations/d.html"]))
+            #expect(!listed.external.isEmpty)
+            #expect(passed.judged < listed.judged)
+        }
+        // Under the site's URL, c.html, d.html and e.html are checked as its own pages, and broken.
+        #expect(check(listing: false, siteURL: "https://site.example/").problems.count == 4)
+        #expect(check(listing: false, siteURL: nil).problems.count == 1)
+        // On bytes, as `judge` says.
+        func external(_ link: String, _ siteURL: String? = nil) -> Bool {
+            link.withUTF8Bytes { LinkChecker.isExternal($0, siteURL: siteURL) }
+        }
+        #expect(external("https://example.org/") && external("//example.org/") && external("mailto:a@b"))
+        #expect(!external("a.html") && !external("/a.html") && !external("#x") && !external("") && !external("1a:b"))
+        #expect(!external("https://site.example/a.html", "https://site.example/"))
+        #expect(external("https://example.org/", "https://site.example/"))
+        // A site URL beyond ASCII is left to `judge`.
+        #expect(!external("https://example.org/", "https://bücher.example/"))
+    }
+
     /// A link memory hands the next render what the last judged fine, while the files and the
     /// site's URL are the same: the same page is not judged again, but its broken link still is,
     /// and other files or another URL start afresh. Each render lists its external links anew.

@@ -624,7 +624,8 @@ public enum SiteBuild {
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             let renderer = workers > 1 ? renderer.privateCopy() : renderer
             let fineLinks =
-                prepared.linkMemory?.take(files: files, siteURL: renderer.site.baseURL) ?? LinkChecker.FineLinks()
+                prepared.linkMemory?.take(files: files, siteURL: renderer.site.baseURL)
+                ?? LinkChecker.FineLinks(listsExternal: listsExternalLinks)
             defer { prepared.linkMemory?.giveBack(fineLinks) }
             // The generated files first, each by one worker while the others start on the pages,
             // since drawing the icons after the pages left a core idle.
