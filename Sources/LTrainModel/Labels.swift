@@ -93,7 +93,16 @@ public struct Labels: Sendable, Equatable {
 
         /// The label of the station at `position` (from 1).
         public func text(at position: Int) -> String {
-            parts.count == 1 ? parts[0] : parts.joined(separator: String(position))
+            guard parts.count > 1 else { return parts[0] }
+            // Appended in a loop: `joined(separator:)` is not specialized here and cost more
+            // than the rest of filling it in.
+            let number = String(position)
+            var text = parts[0]
+            for part in parts.dropFirst() {
+                text += number
+                text += part
+            }
+            return text
         }
     }
 
