@@ -125,16 +125,30 @@ public enum LinkChecker {
         return .fine
     }
 
-    /// Whether `judge` calls `link` external, told on its bytes: it starts with `//` or a scheme,
-    /// and not with the site's URL. For a link as written with no character reference; a site URL
-    /// beyond ASCII is never told apart on bytes, so with one this says no (and `judge` decides).
+    /// Whether `judge` calls `link` external, told on its bytes (see `ExternalLinks`).
     static func isExternal(_ link: UnsafeBufferPointer<UInt8>, siteURL: String?) -> Bool {
-        guard link.count >= 2,
-            (link[0] == UInt8(ascii: "/") && link[1] == UInt8(ascii: "/")) || SitePath.hasScheme(link)
-        else { return false }
-        guard let siteURL, !siteURL.isEmpty else { return true }
-        return siteURL.withUTF8Bytes { site in
-            site.allSatisfy { $0 < 0x80 } && !link.starts(with: site)
+        ExternalLinks(siteURL: siteURL).contains(link)
+    }
+
+    /// The links `judge` calls external, told on their bytes against one site URL, whose bytes are
+    /// read once: a link that starts with `//` or a scheme, and not with the site's URL. For links
+    /// as written with no character reference. A site URL beyond ASCII is never told apart on
+    /// bytes, so with one it holds no link (and `judge` decides).
+    struct ExternalLinks {
+        /// The site URL's bytes; empty when the site has none.
+        private let siteURL: [UInt8]
+        private let decidesOnBytes: Bool
+
+        init(siteURL: String?) {
+            self.siteURL = Array((siteURL ?? "").utf8)
+            decidesOnBytes = self.siteURL.allSatisfy { $0 < 0x80 }
+        }
+
+        func contains(_ link: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard decidesOnBytes, link.count >= 2,
+                (link[0] == UInt8(ascii: "/") && link[1] == UInt8(ascii: "/")) || SitePath.hasScheme(link)
+            else { return false }
+            return siteURL.isEmpty || !link.starts(with: siteURL)
         }
     }
 
@@ -182,7 +196,7 @@ public enum LinkChecker {
         // into the scan and back, so that adding to them copies nothing.
         var unknown = UnknownLinks(
             fine: fineLinks.take(folder), listed: fineLinks.listedExternal,
-            skippedSiteURL: fineLinks.listsExternal ? nil : .some(siteURL))
+            passedOver: fineLinks.listsExternal ? nil : ExternalLinks(siteURL: siteURL))
         fineLinks.listedExternal = LinkSet()
         let ids = bytes.withUnsafeBufferPointer { HTMLScanner.scan(bytes: $0, knownParts: knownParts, links: &unknown) }
         fineLinks.listedExternal = unknown.listed
@@ -202,20 +216,17 @@ public enum LinkChecker {
         var fine: LinkSet
         var listed: LinkSet
         var links: [String] = []
-        /// Whether external links are passed over, with the site's URL (nil when the site has none).
-        private let skipsExternal: Bool
-        private let siteURL: String?
+        /// The external links passed over; nil when they are listed.
+        private let passedOver: ExternalLinks?
 
-        /// `skippedSiteURL`: non-nil (holding the site's URL, if any) to pass over external links.
-        init(fine: LinkSet, listed: LinkSet, skippedSiteURL: String?? = nil) {
+        init(fine: LinkSet, listed: LinkSet, passedOver: ExternalLinks? = nil) {
             self.fine = fine
             self.listed = listed
-            skipsExternal = skippedSiteURL != nil
-            siteURL = skippedSiteURL ?? nil
+            self.passedOver = passedOver
         }
 
         private func isSkipped(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-            skipsExternal && LinkChecker.isExternal(bytes, siteURL: siteURL)
+            passedOver?.contains(bytes) ?? false
         }
 
         // Mutating, so that the closures below reach the sets in place rather than copying them.
