@@ -124,14 +124,17 @@ public struct PreparedSite: Sendable {
     public var copiedFiles: [AssetFile] { staticFiles + site.assets + site.rootFiles }
 
     /// Load → Model → Route, and the templates parsed and checked. Collects every problem.
+    /// `releasesMemory`: see `BuildOptions.releasesMemory`; false keeps the files as loaded (the
+    /// model shares their texts) to the process's exit, which freed them one by one on one core.
     public static func prepare(
         content: String, templates: String, templatesRequired: Bool = true,
-        settings: SiteBuilder.Settings = SiteBuilder.Settings()
+        settings: SiteBuilder.Settings = SiteBuilder.Settings(), releasesMemory: Bool = true
     ) throws(BuildFailure) -> PreparedSite {
         var log = DiagnosticLog()
         var clock = PhaseClock()
         let loadedContent = ContentLoader.loadContent(from: content, log: &log)
         let loadedTemplates = ContentLoader.loadTemplates(from: templates, required: templatesRequired, log: &log)
+        defer { if !releasesMemory { ProcessLifetime.keep(loadedContent as Any, loadedTemplates as Any) } }
         clock.lap("load")
         let library = loadedTemplates.map { checkedLibrary($0, templatesDirectory: templates, log: &log) }
         return try assemble(
@@ -363,7 +366,7 @@ public enum SiteBuild {
         let prepared = try PreparedSite.prepare(
             content: options.contentDirectory, templates: options.templatesDirectory,
             templatesRequired: options.templatesRequired,
-            settings: buildSettings(options))
+            settings: buildSettings(options), releasesMemory: options.releasesMemory)
         clock.lap("load, model, route")
         defer { if !options.releasesMemory { ProcessLifetime.keep(prepared, output) } }
         let counts = (
