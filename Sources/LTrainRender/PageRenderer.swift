@@ -431,19 +431,9 @@ public struct PageRenderer: Sendable {
         }
     }
 
-    /// Every page of the site, in a fixed order: index, each station and its info page, checklists.
-    public var pages: [Page] {
-        var pages: [Page] = [.index]
-        let stations = site.line.stations
-        pages.reserveCapacity(stations.count * 2 + site.checklists.count + 2)
-        for index in stations.indices {
-            pages.append(.station(slug: stations[index].slug))
-            pages.append(.info(slug: stations[index].slug))
-        }
-        for checklist in site.checklists { pages.append(.checklist(slug: checklist.slug)) }
-        if library.contains("404") { pages.append(.notFound) }
-        return pages
-    }
+    /// Every page of the site, in the routes' one order (`Routes.everyPage`): the index, each
+    /// station and its info page, the checklists, the 404 page when the templates have one.
+    public var pages: [Page] { routes.everyPage }
 
     /// `sitemap.xml`: every page's absolute URL, when the site has a base URL.
     public func sitemap() -> String? {

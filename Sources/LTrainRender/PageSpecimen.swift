@@ -50,7 +50,8 @@ enum PageSpecimen {
         let routes = Routes(site: site, staticFiles: [], hasNotFoundPage: true, log: &log)
         let renderer = PageRenderer(site: site, routes: routes, library: library, templatePaths: [:])
         var shapes: [String: TemplateNames.Shape] = [:]
-        for page in renderer.pages + [Page.notFound] {
+        // The routes have a 404 page (`hasNotFoundPage`), so the pages include it.
+        for page in renderer.pages {
             let inputs = renderer.inputs(for: page, at: routes.path(of: page))
             var links = SourceLinks()
             var notices: [TextNotices] = []

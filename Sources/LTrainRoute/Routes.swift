@@ -38,6 +38,11 @@ public enum Page: Hashable, Sendable {
 /// under any sub-path of a host.
 public struct Routes: Sendable {
     public private(set) var pagePaths: [Page: String] = [:]
+    /// Every page of the site in its one order (the order pages are rendered, listed and written
+    /// in): the index, each station followed by its info page, the checklists, the 404 page.
+    public private(set) var everyPage: [Page] = []
+    /// The output path of each of `everyPage`, by position: no look-up.
+    public private(set) var everyPagePath: [String] = []
     /// Each station's page and info page, in line order: `path(of:)` of `.station` and `.info` for
     /// the station at that position, read by position where the renderer knows it, with no look-up.
     public private(set) var stationPagePaths: [String] = []
@@ -135,6 +140,8 @@ public struct Routes: Sendable {
         func addPage(_ page: Page, owner: String, contentPath: String?) -> String {
             let path = Self.outputPath(of: page)
             pagePaths[page] = path
+            everyPage.append(page)
+            everyPagePath.append(path)
             if !kindsSeen.contains(page.kind) {
                 kindsSeen.append(page.kind)
                 pageFolders.insert(SitePath.folder(of: path))
@@ -146,6 +153,8 @@ public struct Routes: Sendable {
         addPage(.index, owner: site.index.body.displayPath, contentPath: site.index.body.contentPath)
         pagePaths.reserveCapacity(site.line.stations.count * 2 + site.checklists.count + 2)
         pages.reserveCapacity(site.line.stations.count * 2 + site.checklists.count + 2)
+        everyPage.reserveCapacity(site.line.stations.count * 2 + site.checklists.count + 2)
+        everyPagePath.reserveCapacity(site.line.stations.count * 2 + site.checklists.count + 2)
         contentTargets.reserveCapacity(site.line.stations.count + site.checklists.count + site.assets.count + 1)
         infoTargets.reserveCapacity(site.line.stations.count)
         stationPagePaths.reserveCapacity(site.line.stations.count)

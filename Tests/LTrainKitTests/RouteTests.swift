@@ -41,6 +41,20 @@ import Testing
         // By position, in line order, the same paths.
         #expect(routes.stationPagePaths == ["a", "b"].map { routes.path(of: .station(slug: $0)) })
         #expect(routes.infoPagePaths == ["a", "b"].map { routes.path(of: .info(slug: $0)) })
+        // Every page in the one order, and its path by position.
+        #expect(
+            routes.everyPage == [
+                .index, .station(slug: "a"), .info(slug: "a"), .station(slug: "b"), .info(slug: "b"),
+                .checklist(slug: "pick"),
+            ])
+        #expect(routes.everyPagePath == routes.everyPage.map { routes.path(of: $0) })
+        #expect(routes.everyPagePath == ["index.html", "stations/a.html", "info/a.html", "stations/b.html", "info/b.html", "checklists/pick.html"])
+        var log = DiagnosticLog()
+        let withNotFound = Routes(site: try #require(SiteBuilder.build(
+            LoadedContent(index: try contentFile("index.md", "---\ntitle: T\n---\n"), stations: [try station("01-a.md", title: "A")]),
+            log: &log)), staticFiles: [], hasNotFoundPage: true, log: &log)
+        #expect(withNotFound.everyPage == [.index, .station(slug: "a"), .info(slug: "a"), .notFound])
+        #expect(withNotFound.everyPagePath.last == "404.html")
     }
 
     @Test func markdownLinksToContentFilesAreRewritten() throws {

@@ -339,6 +339,47 @@ import Testing
         #expect(writer.done == ["search/1.js"])
     }
 
+    /// The info pages come in line order in a build, and each is placed by its position; in any
+    /// other order each is still placed by its slug, at its station's place in its shard.
+    @Test func eachInfoPageIsPlacedAtItsStationsPlaceInAnyOrder() throws {
+        let site = try TestSite.defaultSite()
+        for number in 7...60 {
+            try site.write("content/stations/\(number)-stop-\(number).md", "---\ntitle: Stop \(number)\n---\nWords \(number).\n")
+        }
+        let prepared = try PreparedSite.prepare(content: site.content, templates: site.templates)
+        let renderer = prepared.renderer
+        let stations = renderer.site.line.stations
+        let inLineOrder = renderer.pages
+        let swapped = inLineOrder.enumerated().map { index, page in
+            // The info pages of the second and third stations trade places: the rest stay in order.
+            if page == .info(slug: stations[1].slug) { return Page.info(slug: stations[2].slug) }
+            if page == .info(slug: stations[2].slug) { return Page.info(slug: stations[1].slug) }
+            return inLineOrder[index]
+        }
+        for pages in [inLineOrder, Array(inLineOrder.reversed()), swapped] {
+            let output = MemorySite()
+            let writer = try #require(
+                SearchShardWriter(renderer: renderer, files: renderer.searchFiles(), pages: pages, output: output))
+            for (index, page) in pages.enumerated() {
+                guard case .info(let slug) = page else { continue }
+                let sections = [MarkdownSection(heading: "Handed", id: "handed", text: "text of \(slug)")]
+                try writer.pageDone(index, sections: sections, renderer: renderer, into: output)
+            }
+            _ = output.commit()
+            #expect(writer.done == ["search/1.js", "search/2.js"])
+            let shards = try ["search/1.js", "search/2.js"].map {
+                String(decoding: try #require(output.file(at: $0)).bytes, as: UTF8.self)
+            }
+            // Each station's text in its shard, in line order.
+            for (shard, range) in [(0, 0..<40), (1, 40..<stations.count)] {
+                let places = range.map { shards[shard].range(of: "\"text of \(stations[$0].slug)\"")?.lowerBound }
+                #expect(places.allSatisfy { $0 != nil }, "every station of shard \(shard + 1)")
+                let found = places.compactMap { $0 }
+                #expect(zip(found, found.dropFirst()).allSatisfy { $0 < $1 }, "in line order in shard \(shard + 1)")
+            }
+        }
+    }
+
     @Test func theSearchLabelsTakeTheirPlaceholder() throws {
         let labels = Labels.all.map(\.key)
         for key in ["search", "no_results", "one_result", "result_count"] { #expect(labels.contains(key)) }

@@ -27,14 +27,31 @@ final class SearchShardWriter: Sendable {
         guard files.count > 1 else { return nil }
         let stations = renderer.site.line.stations
         let ranges = Routes.searchShards(stationCount: stations.count)
-        var placeOfStation: [String: (shard: Int, offset: Int)] = [:]
-        placeOfStation.reserveCapacity(stations.count)
+        var shardOfStation: [Int] = []
+        shardOfStation.reserveCapacity(stations.count)
         for (number, range) in ranges.enumerated() {
-            for index in range { placeOfStation[stations[index].slug] = (number, index - range.lowerBound) }
+            shardOfStation += repeatElement(number, count: range.count)
         }
-        placeOfPage = pages.map { page in
-            if case .info(let slug) = page { return placeOfStation[slug] }
-            return nil
+        // The info pages come in line order (`Routes.everyPage`): each is the next station's,
+        // as its slug confirms; the stations are looked up by slug only if one is not.
+        var nextStation = 0
+        var positionOfSlug: [String: Int]?
+        placeOfPage = pages.map { page -> (shard: Int, offset: Int)? in
+            guard case .info(let slug) = page else { return nil }
+            let position: Int?
+            if positionOfSlug == nil, nextStation < stations.count, stations[nextStation].slug == slug {
+                position = nextStation
+                nextStation += 1
+            } else {
+                if positionOfSlug == nil {
+                    positionOfSlug = Dictionary(
+                        stations.indices.map { (stations[$0].slug, $0) }, uniquingKeysWith: { first, _ in first })
+                }
+                position = positionOfSlug?[slug]
+            }
+            guard let position else { return nil }
+            let shard = shardOfStation[position]
+            return (shard, position - ranges[shard].lowerBound)
         }
         shards = Array(files.dropFirst())
         var progress = ranges.map { (remaining: $0.count, sections: [[MarkdownSection]?](repeating: nil, count: $0.count)) }

@@ -396,7 +396,7 @@ public enum SiteBuild {
         let warnings = noticesAdded(to: prepared, found: result.notices)
         clock.lap("Markdown notices")
         do throws(BuildFailure) {
-            if prepared.site.offline { try writeOfflineList(prepared, pagePaths: result.everyPagePath, into: output) }
+            if prepared.site.offline { try writeOfflineList(prepared, into: output) }
         } catch {
             throw error.adding(warnings: warnings)
         }
@@ -479,8 +479,9 @@ public enum SiteBuild {
             + (prepared.site.offline ? 1 : 0)
         // A first build, or one that adds or removes a file, cannot be up to date: no need to hash every page.
         guard output.mayBeUpToDate(fileCount: fileCount) else { return nil }
+        let allPaths = prepared.routes.everyPagePath
         let pages = concurrentMap(allPages.count) { index in
-            let path = prepared.routes.path(of: allPages[index])
+            let path = allPaths[index]
             return (path: path, key: renderer.inputKey(for: allPages[index], links: output.previousLinks(path)))
         }
         var files: [(path: String, bytes: [UInt8])] = []
@@ -505,12 +506,9 @@ public enum SiteBuild {
     }
 
     /// Writes the offline list from the hashes of every file the build wrote or kept (see `OfflineSite`).
-    /// `pagePaths`: every page's output path in `renderer.pages`' order, when known.
-    static func writeOfflineList(
-        _ prepared: PreparedSite, pagePaths: [String]? = nil, into output: OutputFolder
-    ) throws(BuildFailure) {
+    static func writeOfflineList(_ prepared: PreparedSite, into output: OutputFolder) throws(BuildFailure) {
         let site = prepared.site
-        let pages = pagePaths ?? prepared.renderer.pages.map { prepared.routes.path(of: $0) }
+        let pages = prepared.routes.everyPagePath
         // Every page is kept offline; of the other files, those `keptOffline` says (no page can be
         // one it leaves out: a file of the same path as a page is an error of the routes).
         let others = prepared.copiedFiles.map(\.outputPath) + Routes.generatedFiles(for: site, themeFiles: prepared.staticFiles)
@@ -526,8 +524,6 @@ public enum SiteBuild {
         var fileCount: Int
         package var rendered: Int
         var externalLinks: [String]
-        /// Every page's output path, in `PageRenderer.pages`' order, when every page was in the scope.
-        var everyPagePath: [String]?
         /// What the check found on every page (kept only so that it can outlive the build).
         var pageChecks: [PageCheck]
         /// The Markdown notices of every text a rendered page held (none of a kept page's).
@@ -587,13 +583,13 @@ public enum SiteBuild {
         let scope = output.keepsUntouchedFiles ? plan.scope : .everyPage
         let pages: [Page]
         switch scope {
-        case .everyPage: pages = renderer.pages
+        case .everyPage: pages = routes.everyPage
         case .pages(let some):
             // Ordered by output path, worked out once a page, so that problems come in a fixed order.
             pages = some.compactMap { page in routes.pagePaths[page].map { (page, $0) } }.sorted { $0.1 < $1.1 }.map(\.0)
         }
-        // Each page's output path, worked out once (a look-up in a table of every page).
-        let pagePaths = pages.map { routes.path(of: $0) }
+        // Each page's output path: every page's in order as the routes list them, or some looked up.
+        let pagePaths = scope == .everyPage ? routes.everyPagePath : pages.map { routes.path(of: $0) }
         let copied = scope == .everyPage ? prepared.copiedFiles : []
         let listsFiles = scope == .everyPage || plan.pagesAddedOrRemoved
         let listed = listsFiles ? Routes.generatedFiles(for: prepared.site, themeFiles: prepared.staticFiles) : []
@@ -601,7 +597,7 @@ public enum SiteBuild {
             // The offline list too, written last (it lists the others' hashes) but in the order.
             let offlineList = prepared.site.offline ? [Routes.offlineListPath] : []
             try output.prepare(
-                for: (scope == .everyPage ? pagePaths : renderer.pages.map { routes.path(of: $0) })
+                for: routes.everyPagePath
                     + prepared.copiedFiles.map(\.outputPath) + listed + offlineList)
         }
         // The search index is made from the pages' render, which cuts their texts for it: each shard
@@ -737,7 +733,6 @@ public enum SiteBuild {
         try log.throwIfErrors()
         return RenderResult(
             fileCount: files.count, rendered: renderedCount.load(ordering: .relaxed), externalLinks: external,
-            everyPagePath: scope == .everyPage ? pagePaths : nil,
             pageChecks: checks, notices: notices.withLock { $0.flatMap { $0 } })
     }
 }
