@@ -216,14 +216,15 @@ public enum SiteBuilder {
     ) {
         let sources = texts.map { ($0, false) } + checklists.map { ($0, true) }
         log.report(contentsOf: noticeWarnings(
-                count: sources.count, text: { sources[$0] }, path: { sources[$0].0.displayPath }, options: options, found: []
+                count: sources.count, text: { sources[$0] }, path: { sources[$0].0.displayPath }, options: options,
+                found: []
             ).first)
     }
 
     /// The notice warnings of every text of `site`, in the site's order: those a render found
-    /// (`found`, by display path), and the others looked for now (the texts of pages that were
+    /// (`found`, by page, each by display path), and the others looked for now (the texts of pages that were
     /// kept as they were, or of a build that stopped before rendering).
-    public static func noticeWarnings(of site: Site, found: [TextNotices]) -> [Diagnostic] {
+    public static func noticeWarnings(of site: Site, found: [[TextNotices]]) -> [Diagnostic] {
         noticeWarnings(of: site, found: found, first: .max).first
     }
 
@@ -231,7 +232,7 @@ public enum SiteBuilder {
     /// how many there are in all: only the warnings that will be shown are made (a large site can
     /// have tens of thousands).
     public static func noticeWarnings(
-        of site: Site, found: [TextNotices], first: Int
+        of site: Site, found: [[TextNotices]], first: Int
     ) -> (first: [Diagnostic], count: Int) {
         let stations = site.line.stations
         let checklists = site.checklists
@@ -257,25 +258,30 @@ public enum SiteBuilder {
     private static func noticeWarnings(
         count: Int, text: @Sendable (Int) -> (source: MarkdownSource, isChecklist: Bool), path: (Int) -> String,
         options: MarkdownOptions,
-        found: [TextNotices], first: Int = .max
+        found: [[TextNotices]], first: Int = .max
     ) -> (first: [Diagnostic], count: Int) {
         // A render finds them in the texts' order, so a text's are nearly always the next found
         // (the path compared, the same string, at once); they are put in a dictionary by path
         // only when one is not. Hashing every path, and copying every source on both cores,
-        // cost more than the rest of this.
+        // cost more than the rest of this. `found` is by page, as the render left them: read in
+        // place, not made one list first.
         var notices = [[MarkdownNotice]](repeating: [], count: count)
         var missing: [Int] = []
-        var next = 0
+        var (page, item) = (0, 0)
         var byPath: [String: [MarkdownNotice]]?
         for position in 0..<count {
             let path = path(position)
-            if byPath == nil, next < found.count, found[next].displayPath == path {
-                notices[position] = found[next].notices
-                next += 1
+            while page < found.count && item == found[page].count {
+                (page, item) = (page + 1, 0)
+            }
+            if byPath == nil, page < found.count, found[page][item].displayPath == path {
+                notices[position] = found[page][item].notices
+                item += 1
                 continue
             }
             if byPath == nil {
-                byPath = Dictionary(found.lazy.map { ($0.displayPath, $0.notices) }, uniquingKeysWith: { first, _ in first })
+                byPath = Dictionary(
+                    found.joined().map { ($0.displayPath, $0.notices) }, uniquingKeysWith: { first, _ in first })
             }
             if let known = byPath?[path] {
                 notices[position] = known

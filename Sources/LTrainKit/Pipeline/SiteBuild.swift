@@ -377,7 +377,7 @@ public enum SiteBuild {
         // Up to date: the output already is this site; leave it untouched.
         if let unchanged = upToDate(prepared, output) {
             clock.lap("check that nothing changed")
-            let warnings = noticesAdded(to: prepared, found: [])
+            let warnings = noticesAdded(to: prepared)
             clock.lap("look for Markdown notices")
             return report(counts, files: unchanged.unchanged, summary: unchanged, warnings: warnings)
         }
@@ -390,7 +390,7 @@ public enum SiteBuild {
                 listsExternalLinks: options.listsExternalLinks, progress: options.progress, clock: &clock)
         } catch {
             // The render stopped (a broken link, a template error): its notices are looked for now.
-            throw error.adding(warnings: noticesAdded(to: prepared, found: []))
+            throw error.adding(warnings: noticesAdded(to: prepared))
         }
         // The notices each rendered text held, and those of the texts of kept pages.
         let warnings = noticesAdded(to: prepared, found: result.notices)
@@ -418,7 +418,7 @@ public enum SiteBuild {
         }
         committed = true
         clock.lap("commit")
-        if !options.releasesMemory { ProcessLifetime.keep(result.pageChecks) }
+        if !options.releasesMemory { ProcessLifetime.keep(result) }
         return report(
             counts, files: result.fileCount + (prepared.site.offline ? 1 : 0), rendered: result.rendered, summary: summary, warnings: warnings,
             externalLinks: result.externalLinks)
@@ -431,7 +431,7 @@ public enum SiteBuild {
             let prepared = try PreparedSite.prepare(
                 content: options.contentDirectory, templates: options.templatesDirectory,
                 templatesRequired: options.templatesRequired, settings: buildSettings(options))
-            return failure.adding(warnings: noticesAdded(to: prepared, found: []))
+            return failure.adding(warnings: noticesAdded(to: prepared))
         } catch {
             return failure.adding(error)
         }
@@ -439,7 +439,7 @@ public enum SiteBuild {
 
     /// The site's warnings with the notice warnings of its texts (`found` by a render, the others
     /// looked for now), under the log's limit.
-    static func noticesAdded(to prepared: PreparedSite, found: [TextNotices]) -> [Diagnostic] {
+    static func noticesAdded(to prepared: PreparedSite, found: [[TextNotices]] = []) -> [Diagnostic] {
         var log = prepared.warningLog
         let notices = SiteBuilder.noticeWarnings(of: prepared.site, found: found, first: log.room(for: .warning))
         // Each names its own file, line and column: none repeats another.
@@ -526,8 +526,8 @@ public enum SiteBuild {
         var externalLinks: [String]
         /// What the check found on every page (kept only so that it can outlive the build).
         var pageChecks: [PageCheck]
-        /// The Markdown notices of every text a rendered page held (none of a kept page's).
-        package var notices: [TextNotices] = []
+        /// The Markdown notices of every text a rendered page held (none of a kept page's), by page.
+        package var notices: [[TextNotices]] = []
     }
 
     /// Writes each of `files` (`PageRenderer.searchFiles()`: the root's, then each shard's) whose
@@ -733,6 +733,6 @@ public enum SiteBuild {
         try log.throwIfErrors()
         return RenderResult(
             fileCount: files.count, rendered: renderedCount.load(ordering: .relaxed), externalLinks: external,
-            pageChecks: checks, notices: notices.withLock { $0.flatMap { $0 } })
+            pageChecks: checks, notices: notices.withLock { $0 })
     }
 }
