@@ -511,7 +511,7 @@ public enum SiteBuilder {
         var stations: [Station] = []
         var slugOwners: [String: String] = [:]
         // Each file on its own, on every core; then, in file order, what concerns them all.
-        let readings = concurrentMap(files.count) { index in
+        var readings = concurrentMap(files.count) { index in
             // A station of the last version whose file did not change is that station again.
             if let station = unchanged[files[index].relativePath] {
                 let reading: (station: Station?, isDraft: Bool, slugLocation: SourceLocation?)? = (station, false, nil)
@@ -526,7 +526,9 @@ public enum SiteBuilder {
         slugOwners.reserveCapacity(files.count)
         for index in files.indices {
             log.report(contentsOf: readings[index].diagnostics)
-            guard let (station, isDraft, readLocation) = readings[index].reading else { continue }
+            // Moved out of the readings, not copied: a station is a large value, and each copy
+            // would be freed again on this one core.
+            guard let (station, isDraft, readLocation) = readings[index].reading.take() else { continue }
             let displayPath = files[index].displayPath
             // A station without a title still claims its slug, so duplicates are reported too.
             let slug = station?.slug ?? parseStationFileName(files[index].fileName)?.slug ?? ""
