@@ -283,11 +283,18 @@ import Testing
     /// A build writes each shard once its info pages are done and lets go of their sections (it
     /// holds a few shards' texts, not the site's); the shards are the very bytes the preview makes
     /// after every page, keeping every section for its next version.
-    @Test func aBuildWritesEachShardOnceItsPagesAreDoneAndKeepsNoText() throws {
+    /// The default site with stations 7 to 60 added, each a heading and a line of its own: a line
+    /// of two search shards (40 and 20 stations).
+    static func sixtyStations() throws -> TestSite {
         let site = try TestSite.defaultSite()
         for number in 7...60 {
             try site.write("content/stations/\(number)-stop-\(number).md", "---\ntitle: Stop \(number)\n---\n## Words\n\nWords \(number).\n")
         }
+        return site
+    }
+
+    @Test func aBuildWritesEachShardOnceItsPagesAreDoneAndKeepsNoText() throws {
+        let site = try Self.sixtyStations()
         try site.build()
         let preview = Self.preview(of: site)
         #expect(preview.rebuild().problems.isEmpty)
@@ -312,10 +319,7 @@ import Testing
     }
 
     @Test func eachShardIsMadeFromTheSectionsItsPagesRenderHandedIn() throws {
-        let site = try TestSite.defaultSite()
-        for number in 7...60 {
-            try site.write("content/stations/\(number)-stop-\(number).md", "---\ntitle: Stop \(number)\n---\n## Words\n\nWords \(number).\n")
-        }
+        let site = try Self.sixtyStations()
         let prepared = try PreparedSite.prepare(content: site.content, templates: site.templates)
         let renderer = prepared.renderer
         let output = MemorySite()
@@ -342,10 +346,7 @@ import Testing
     /// The info pages come in line order in a build, and each is placed by its position; in any
     /// other order each is still placed by its slug, at its station's place in its shard.
     @Test func eachInfoPageIsPlacedAtItsStationsPlaceInAnyOrder() throws {
-        let site = try TestSite.defaultSite()
-        for number in 7...60 {
-            try site.write("content/stations/\(number)-stop-\(number).md", "---\ntitle: Stop \(number)\n---\nWords \(number).\n")
-        }
+        let site = try Self.sixtyStations()
         let prepared = try PreparedSite.prepare(content: site.content, templates: site.templates)
         let renderer = prepared.renderer
         let stations = renderer.site.line.stations
