@@ -216,14 +216,13 @@ public enum SiteBuilder {
     ) {
         let sources = texts.map { ($0, false) } + checklists.map { ($0, true) }
         log.report(contentsOf: noticeWarnings(
-                count: sources.count, text: { sources[$0] }, path: { sources[$0].0.displayPath }, options: options,
-                found: []
+                count: sources.count, text: { sources[$0] }, path: { sources[$0].0.displayPath }, options: options, found: []
             ).first)
     }
 
     /// The notice warnings of every text of `site`, in the site's order: those a render found
-    /// (`found`, by page, each by display path), and the others looked for now (the texts of pages that were
-    /// kept as they were, or of a build that stopped before rendering).
+    /// (`found`, by page, each text's by its display path), and the others looked for now (the
+    /// texts of pages that were kept as they were, or of a build that stopped before rendering).
     public static func noticeWarnings(of site: Site, found: [[TextNotices]]) -> [Diagnostic] {
         noticeWarnings(of: site, found: found, first: .max).first
     }
