@@ -123,10 +123,10 @@ public struct Routes: Sendable {
         // Pages cannot collide with each other (slugs are unique per kind, kinds have their own
         // folders); only files can collide with pages or with each other. Paths are compared
         // ignoring case, as case-insensitive file systems would.
-        // Every page's folded path with its owner, for files that could take a page's place:
-        // kept as a list and made a table only if some file is HTML (a page is an `.html` file),
-        // which few sites have, since serve routes the whole site on a new station.
-        var pages: [(path: String, owner: String)] = []
+        // Every page's owner, by its position in `everyPage`, for files that could take a page's
+        // place: kept as a list and made a table by folded path only if some file is HTML (a page
+        // is an `.html` file), which few sites have, since serve routes the whole site on a new station.
+        var pageOwnerList: [String] = []
         var linkTargets = ContentHasher()
         func addTarget(_ contentPath: String, _ path: String, isInfo: Bool = false) {
             if isInfo { infoTargets[contentPath] = path } else { contentTargets[contentPath] = path }
@@ -146,15 +146,16 @@ public struct Routes: Sendable {
                 kindsSeen.append(page.kind)
                 pageFolders.insert(SitePath.folder(of: path))
             }
-            pages.append((path, owner))
+            pageOwnerList.append(owner)
             if let contentPath { addTarget(contentPath, path) }
             return path
         }
         addPage(.index, owner: site.index.body.displayPath, contentPath: site.index.body.contentPath)
-        pagePaths.reserveCapacity(site.line.stations.count * 2 + site.checklists.count + 2)
-        pages.reserveCapacity(site.line.stations.count * 2 + site.checklists.count + 2)
-        everyPage.reserveCapacity(site.line.stations.count * 2 + site.checklists.count + 2)
-        everyPagePath.reserveCapacity(site.line.stations.count * 2 + site.checklists.count + 2)
+        let pageCount = site.line.stations.count * 2 + site.checklists.count + 2
+        pagePaths.reserveCapacity(pageCount)
+        pageOwnerList.reserveCapacity(pageCount)
+        everyPage.reserveCapacity(pageCount)
+        everyPagePath.reserveCapacity(pageCount)
         contentTargets.reserveCapacity(site.line.stations.count + site.checklists.count + site.assets.count + 1)
         infoTargets.reserveCapacity(site.line.stations.count)
         stationPagePaths.reserveCapacity(site.line.stations.count)
@@ -180,7 +181,8 @@ public struct Routes: Sendable {
         func pageOwner(_ folded: String) -> String? {
             guard folded.hasSuffix(".html") else { return nil }
             if pageOwners == nil {
-                pageOwners = Dictionary(pages.map { (Self.folded($0.path), $0.owner) }, uniquingKeysWith: { first, _ in first })
+                pageOwners = Dictionary(
+                    zip(everyPagePath.map(Self.folded), pageOwnerList), uniquingKeysWith: { first, _ in first })
             }
             return pageOwners?[folded]
         }
@@ -237,8 +239,8 @@ public struct Routes: Sendable {
         for kind in [Page.station(slug: "x"), .info(slug: "x"), .checklist(slug: "x")] {
             let folder = SitePath.folder(of: Self.outputPath(of: kind))
             guard let fileOwner = fileOwners[String(folder.dropLast())] else { continue }
-            for page in pages where SitePath.folder(of: Self.folded(page.path)) == folder {
-                clash(at: String(folder.dropLast()), file: fileOwner, neededBy: page.owner)
+            for (path, owner) in zip(everyPagePath, pageOwnerList) where SitePath.folder(of: Self.folded(path)) == folder {
+                clash(at: String(folder.dropLast()), file: fileOwner, neededBy: owner)
             }
         }
         for folder in folderClashes.keys.sorted() { if let clash = folderClashes[folder] { log.report(clash) } }
