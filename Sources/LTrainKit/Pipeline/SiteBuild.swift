@@ -581,15 +581,16 @@ public enum SiteBuild {
         let routes = prepared.routes
         // A sink that starts empty (the build's staging folder) needs every page and file.
         let scope = output.keepsUntouchedFiles ? plan.scope : .everyPage
+        // The pages with each one's output path, by position.
         let pages: [Page]
+        let pagePaths: [String]
         switch scope {
-        case .everyPage: pages = routes.everyPage
+        case .everyPage: (pages, pagePaths) = (routes.everyPage, routes.everyPagePath)
         case .pages(let some):
-            // Ordered by output path, worked out once a page, so that problems come in a fixed order.
-            pages = some.compactMap { page in routes.pagePaths[page].map { (page, $0) } }.sorted { $0.1 < $1.1 }.map(\.0)
+            // Ordered by output path, looked up once a page, so that problems come in a fixed order.
+            let ordered = some.compactMap { page in routes.pagePaths[page].map { (page, $0) } }.sorted { $0.1 < $1.1 }
+            (pages, pagePaths) = (ordered.map(\.0), ordered.map(\.1))
         }
-        // Each page's output path: every page's in order as the routes list them, or some looked up.
-        let pagePaths = scope == .everyPage ? routes.everyPagePath : pages.map { routes.path(of: $0) }
         let copied = scope == .everyPage ? prepared.copiedFiles : []
         let listsFiles = scope == .everyPage || plan.pagesAddedOrRemoved
         let listed = listsFiles ? Routes.generatedFiles(for: prepared.site, themeFiles: prepared.staticFiles) : []
