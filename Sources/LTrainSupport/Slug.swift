@@ -1,5 +1,3 @@
-import Foundation
-
 /// Lowercase ASCII words joined by `-`: "Bubba Gump Shrimp Étouffée" → "bubba-gump-shrimp-etouffee".
 /// A letter with marks counts as its letter (as in the text's canonical decomposition, whose marks
 /// are dropped); any other character beyond ASCII separates words.
@@ -16,7 +14,7 @@ package func slugify(_ text: String) -> String {
                 continue
             }
             kept = letter
-        } else if let base = asciiBases[scalar.value] {
+        } else if let base = asciiBase(of: scalar.value) {
             kept = base
         } else if scalar.properties.generalCategory == .nonspacingMark {
             continue
@@ -41,27 +39,53 @@ private func lowercasedLetterOrDigit(_ byte: UInt8) -> UInt8? {
     }
 }
 
+/// The byte a slug keeps for a character beyond ASCII that decomposes to an ASCII letter or digit
+/// and marks ("É" → "e"); nil for every other character.
+private func asciiBase(of value: UInt32) -> UInt8? {
+    for block in asciiBaseBlocks where value >= block.first && value - block.first < UInt32(block.bases.count) {
+        let base = block.bases[Int(value - block.first)]
+        return base == UInt8(ascii: ".") ? nil : base
+    }
+    return nil
+}
+
 /// The blocks that hold every character whose canonical decomposition begins with an ASCII letter
 /// or digit (Latin-1 Supplement to Latin Extended-B, Latin Extended Additional, the Kelvin and
-/// Ångström signs); SupportTests checks every other character against Foundation's decomposition.
-private let asciiBaseBlocks: [ClosedRange<UInt32>] = [0xC0...0x24F, 0x1E00...0x1EFF, 0x2100...0x214F]
+/// Ångström signs), each from its first character on: one byte a character, the lowercased letter
+/// or digit it decomposes to, or `.` for none. Written out here rather than worked out with
+/// Foundation's decomposition on first use, which took most of a millisecond of every build whose
+/// headings go beyond ASCII; SupportTests checks every character against that decomposition.
+private let asciiBaseBlocks: [(first: UInt32, bases: [UInt8])] = [
+    // 0xC0…, 0x100…, 0x140…, 0x180…, 0x1C0…, 0x200…, 0x240…0x24F
+    (
+        0xC0,
+        bases([
+            "aaaaaa.ceeeeiiii.nooooo..uuuuy..aaaaaa.ceeeeiiii.nooooo..uuuuy.y",
+            "aaaaaaccccccccdd..eeeeeeeeeegggggggghh..iiiiiiiii...jjkk.llllll.",
+            "...nnnnnn...oooooo..rrrrrrsssssssstttt..uuuuuuuuuuuuwwyyyzzzzzz.",
+            "................................oo.............uu...............",
+            ".............aaiioouuuuuuuuuu.aaaa....ggkkoooo..j...gg..nnaa....",
+            "aaaaeeeeiiiioooorrrruuuusstt..hh......aaeeooooooooyy............",
+            "................",
+        ])
+    ),
+    // 0x1E00…, 0x1E40…, 0x1E80…, 0x1EC0…0x1EFF
+    (
+        0x1E00,
+        bases([
+            "aabbbbbbccddddddddddeeeeeeeeeeffgghhhhhhhhhhiiiikkkkkkllllllllmm",
+            "mmmmnnnnnnnnoooooooopppprrrrrrrrssssssssssttttttttuuuuuuuuuuvvvv",
+            "wwwwwwwwwwxxxxyyzzzzzzhtwy......aaaaaaaaaaaaaaaaaaaaaaaaeeeeeeee",
+            "eeeeeeeeiiiioooooooooooooooooooooooouuuuuuuuuuuuuuyyyyyyyy......",
+        ])
+    ),
+    // Of 0x2100…0x214F, only the Kelvin sign (U+212A) and the Ångström sign (U+212B).
+    (0x212A, bases(["ka"])),
+]
 
-/// Each character of `asciiBaseBlocks` that decomposes to an ASCII letter or digit and marks,
-/// with the byte a slug keeps for it: "É" → "e". Worked out on first use, with Foundation's
-/// decomposition, so that slugging a heading beyond ASCII makes no Foundation string per heading.
-private let asciiBases: [UInt32: UInt8] = {
-    var bases: [UInt32: UInt8] = [:]
-    for block in asciiBaseBlocks {
-        for value in block {
-            guard let scalar = Unicode.Scalar(value),
-                let first = String(Character(scalar)).decomposedStringWithCanonicalMapping.unicodeScalars.first,
-                first.isASCII, let kept = lowercasedLetterOrDigit(UInt8(first.value))
-            else { continue }
-            bases[value] = kept
-        }
-    }
-    return bases
-}()
+private func bases(_ lines: [String]) -> [UInt8] {
+    Array(lines.joined().utf8)
+}
 
 /// A slug (ASCII, words joined by `-`) cut to at most `limit` characters at the end of a word,
 /// or mid-word when its first word alone is longer: "very-long-title" to 9 is "very-long".
