@@ -11,7 +11,7 @@ public struct ServeOptions: Sendable {
     public var templatesDirectory = "templates"
     public var templatesRequired = false
     public var includeDrafts = false
-    public var jobs = ProcessInfo.processInfo.activeProcessorCount
+    public var jobs = availableCores
 
     public init() {}
 }

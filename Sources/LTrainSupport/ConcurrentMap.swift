@@ -6,7 +6,7 @@ import Synchronization
 /// (so uneven items stay balanced), and each result is stored straight into its place in the
 /// result, so the outcome does not depend on the scheduling and nothing is copied afterwards.
 package func concurrentMap<Element: Sendable>(
-    _ count: Int, workers: Int = ProcessInfo.processInfo.activeProcessorCount,
+    _ count: Int, workers: Int = availableCores,
     _ transform: @Sendable (Int) -> Element
 ) -> [Element] {
     guard count > 0 else { return [] }
@@ -31,7 +31,7 @@ package func concurrentMap<Element: Sendable>(
 /// its own core, in order: for items too small to hand out one at a time (the lines of a long
 /// listing).
 package func concurrentRuns<Element: Sendable>(
-    _ count: Int, workers: Int = ProcessInfo.processInfo.activeProcessorCount,
+    _ count: Int, workers: Int = availableCores,
     _ transform: @Sendable (Range<Int>) -> Element
 ) -> [Element] {
     // As even as the workers allow, and none empty (none at all for no items).

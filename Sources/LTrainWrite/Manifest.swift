@@ -220,7 +220,7 @@ package struct Manifest: Sendable, Equatable {
             }
         }
         let entries = self.entries
-        let workers = order.count < 256 ? 1 : ProcessInfo.processInfo.activeProcessorCount
+        let workers = order.count < 256 ? 1 : availableCores
         let chunks = concurrentRuns(order.count, workers: workers) { range -> (lines: [UInt8], count: Int) in
             var lines: [UInt8] = []
             var count = 0

@@ -305,7 +305,7 @@ public final class OutputFolder: PageSink {
     /// the usual test), stopping early once one fails.
     private func allSatisfyOnEveryCore(_ count: Int, _ test: @Sendable (Int) -> Bool) -> Bool {
         let failed = Atomic<Bool>(false)
-        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, count / 256))
+        let workers = max(1, min(availableCores, count / 256))
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             var index = worker
             while index < count && !failed.load(ordering: .relaxed) {

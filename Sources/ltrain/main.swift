@@ -135,7 +135,7 @@ enum Command {
     }
 
     /// Terminal colours on standard error, unless NO_COLOR is set or it is not a terminal.
-    static let colours = isatty(2) == 1 && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+    static let colours = isatty(2) == 1 && (environmentValue("NO_COLOR") ?? "").isEmpty
 
     /// Writes a line to standard output at once (the preview server's log is read as it happens).
     static func say(_ text: String) {
@@ -557,7 +557,7 @@ final class ProgressBar: Sendable {
 
     init(enabled: Bool) {
         self.enabled = enabled
-        let milliseconds = ProcessInfo.processInfo.environment["LTRAIN_PROGRESS_AFTER_MS"].flatMap(UInt64.init) ?? 1000
+        let milliseconds = environmentValue("LTRAIN_PROGRESS_AFTER_MS").flatMap(UInt64.init) ?? 1000
         delay = milliseconds * 1_000_000
     }
 

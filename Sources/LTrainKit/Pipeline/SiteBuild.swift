@@ -31,7 +31,7 @@ public struct BuildOptions: Sendable {
     /// Called from the rendering threads as pages finish: (pages done, pages in all).
     public var progress: (@Sendable (Int, Int) -> Void)?
     /// Print each phase's time on standard error (also when LTRAIN_TIMINGS is set).
-    public var reportsTimings = ProcessInfo.processInfo.environment["LTRAIN_TIMINGS"] != nil
+    public var reportsTimings = environmentValue("LTRAIN_TIMINGS") != nil
     /// How many pages render at once; defaults to the number of cores.
     public var jobs: Int
     /// How long every source must have been left alone before its file stamps (size, times,
@@ -50,14 +50,14 @@ public struct BuildOptions: Sendable {
     public init(
         contentDirectory: String = "content", templatesDirectory: String = "templates",
         outputDirectory: String = "_site", templatesRequired: Bool = true, force: Bool = false,
-        jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+        jobs: Int? = nil
     ) {
         self.contentDirectory = contentDirectory
         self.templatesDirectory = templatesDirectory
         self.outputDirectory = outputDirectory
         self.templatesRequired = templatesRequired
         self.force = force
-        self.jobs = max(1, jobs)
+        self.jobs = max(1, jobs ?? availableCores)
     }
 }
 
@@ -268,7 +268,7 @@ package struct PhaseClock {
     private var last = DispatchTime.now()
     private var lastCPU = PhaseClock.cpuMilliseconds()
 
-    package init(enabled: Bool = ProcessInfo.processInfo.environment["LTRAIN_TIMINGS"] != nil) {
+    package init(enabled: Bool = environmentValue("LTRAIN_TIMINGS") != nil) {
         self.enabled = enabled
     }
 
