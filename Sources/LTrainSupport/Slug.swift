@@ -52,9 +52,9 @@ private func asciiBase(of value: UInt32) -> UInt8? {
 /// The blocks that hold every character whose canonical decomposition begins with an ASCII letter
 /// or digit (Latin-1 Supplement to Latin Extended-B, Latin Extended Additional, the Kelvin and
 /// Ångström signs), each from its first character on: one byte a character, the lowercased letter
-/// or digit it decomposes to, or `.` for none. Written out here rather than worked out with
-/// Foundation's decomposition on first use, which took most of a millisecond of every build whose
-/// headings go beyond ASCII; SupportTests checks every character against that decomposition.
+/// or digit it decomposes to, or `.` for none. Written out here, not worked out on first use with
+/// Foundation's decomposition of each of these characters (hundreds of Foundation strings in every
+/// build whose headings go beyond ASCII); SupportTests checks every character against it.
 private let asciiBaseBlocks: [(first: UInt32, bases: [UInt8])] = [
     // 0xC0…, 0x100…, 0x140…, 0x180…, 0x1C0…, 0x200…, 0x240…0x24F
     (
@@ -83,6 +83,7 @@ private let asciiBaseBlocks: [(first: UInt32, bases: [UInt8])] = [
     (0x212A, bases(["ka"])),
 ]
 
+/// The bytes of a block's lines, one after the other.
 private func bases(_ lines: [String]) -> [UInt8] {
     Array(lines.joined().utf8)
 }
