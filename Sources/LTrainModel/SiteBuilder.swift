@@ -45,14 +45,16 @@ public enum SiteBuilder {
             self.changedFiles = changedFiles
         }
 
-        /// The last version's stations whose files did not change, by content path. A changed
-        /// folder (one renamed or swapped whole is reported alone) changes every file below it.
-        func unchangedStations() -> [String: Station] {
-            var unchanged: [String: Station] = [:]
+        /// The positions in the last version's line of its stations whose files did not change,
+        /// by content path: positions, not stations, since a station is a large value and this
+        /// table is made on one core, for every station, each time serve models a new station. A
+        /// changed folder (one renamed or swapped whole is reported alone) changes every file below it.
+        func unchangedStations() -> [String: Int] {
+            var unchanged: [String: Int] = [:]
             let stations = site.line.stations
             unchanged.reserveCapacity(stations.count)
             for index in stations.indices where !hasChanged(stations[index].info.body.contentPath) {
-                unchanged[stations[index].info.body.contentPath] = stations[index]
+                unchanged[stations[index].info.body.contentPath] = index
             }
             return unchanged
         }
@@ -146,7 +148,8 @@ public enum SiteBuilder {
             }
         }
         let stations = buildStations(
-            content.stations, includeDrafts: settings.includeDrafts, unchanged: last?.unchangedStations() ?? [:], log: &log)
+            content.stations, includeDrafts: settings.includeDrafts, unchanged: last?.unchangedStations() ?? [:],
+            lastStations: last?.site.line.stations ?? [], log: &log)
         let checklists = buildChecklists(
             content.checklists, options: options, includeDrafts: settings.includeDrafts, log: &log)
         if content.stations.isEmpty && content.index != nil {
@@ -504,16 +507,19 @@ public enum SiteBuilder {
     }
 
     private static func buildStations(
-        _ files: [ContentFile], includeDrafts: Bool, unchanged: [String: Station],
+        _ files: [ContentFile], includeDrafts: Bool, unchanged: [String: Int], lastStations: [Station],
         log: inout DiagnosticLog
     ) -> [Station] {
         var stations: [Station] = []
         var slugOwners: [String: String] = [:]
         // Each file on its own, on every core; then, in file order, what concerns them all.
         var readings = concurrentMap(files.count) { index in
-            // A station of the last version whose file did not change is that station again.
-            if let station = unchanged[files[index].relativePath] {
-                let reading: (station: Station?, isDraft: Bool, slugLocation: SourceLocation?)? = (station, false, nil)
+            // A station of the last version whose file did not change is that station again
+            // (`unchanged` gives its place in `lastStations`), copied here, on every core.
+            if let position = unchanged[files[index].relativePath] {
+                let reading: (station: Station?, isDraft: Bool, slugLocation: SourceLocation?)? = (
+                    lastStations[position], false, nil
+                )
                 return (reading: reading, diagnostics: [Diagnostic]())
             }
             // Unlimited: merged into the build's log, which applies the limit.
