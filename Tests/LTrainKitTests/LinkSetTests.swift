@@ -49,8 +49,8 @@ import Testing
     @Test func collidingLinksCostAtMostTheProbeLimit() {
         var set = LinkSet()
         // Their slot is 40 before the one "style.css" hashes to, whatever the process's seed, so
-        // its search starts past their run (with a fixed slot, about one run in 256 of the seed
-        // put "style.css" on the run's first slot, and it met 32 taken slots: not kept).
+        // its search starts past their run. (With a fixed slot, about one seed in 256 put
+        // "style.css" on the run's first slot, where it met 32 taken slots and was not kept.)
         let styleHash = Array("style.css".utf8).withUnsafeBytes { LinkSet.hash($0) }
         let collidingHash = styleHash &- 40
         let colliding = (0..<(LinkSet.maximumProbes * 3)).map { Array("link-\($0)".utf8) }

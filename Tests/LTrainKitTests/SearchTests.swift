@@ -280,9 +280,6 @@ import Testing
         #expect(try site.page("search-index.js").contains("\"shards\": [\"search/1.js\",\"search/2.js\"]"))
     }
 
-    /// A build writes each shard once its info pages are done and lets go of their sections (it
-    /// holds a few shards' texts, not the site's); the shards are the very bytes the preview makes
-    /// after every page, keeping every section for its next version.
     /// The default site with stations 7 to 60 added, each a heading and a line of its own: a line
     /// of two search shards (40 and 20 stations).
     static func sixtyStations() throws -> TestSite {
@@ -293,6 +290,9 @@ import Testing
         return site
     }
 
+    /// A build writes each shard once its info pages are done and lets go of their sections (it
+    /// holds a few shards' texts, not the site's); the shards are the very bytes the preview makes
+    /// after every page, keeping every section for its next version.
     @Test func aBuildWritesEachShardOnceItsPagesAreDoneAndKeepsNoText() throws {
         let site = try Self.sixtyStations()
         try site.build()
