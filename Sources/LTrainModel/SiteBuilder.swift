@@ -147,9 +147,7 @@ public enum SiteBuilder {
                         hint: "write it like --base-url https://example.org/sub/"))
             }
         }
-        let stations = buildStations(
-            content.stations, includeDrafts: settings.includeDrafts, unchanged: last?.unchangedStations() ?? [:],
-            lastStations: last?.site.line.stations ?? [], log: &log)
+        let stations = buildStations(content.stations, includeDrafts: settings.includeDrafts, after: last, log: &log)
         let checklists = buildChecklists(
             content.checklists, options: options, includeDrafts: settings.includeDrafts, log: &log)
         if content.stations.isEmpty && content.index != nil {
@@ -506,10 +504,12 @@ public enum SiteBuilder {
         return (station, isDraft, slugLocation)
     }
 
+    /// `last`: the version modelled before, whose stations with unchanged files are taken again.
     private static func buildStations(
-        _ files: [ContentFile], includeDrafts: Bool, unchanged: [String: Int], lastStations: [Station],
-        log: inout DiagnosticLog
+        _ files: [ContentFile], includeDrafts: Bool, after last: LastVersion?, log: inout DiagnosticLog
     ) -> [Station] {
+        let unchanged = last?.unchangedStations() ?? [:]
+        let lastStations = last?.site.line.stations ?? []
         var stations: [Station] = []
         var slugOwners: [String: String] = [:]
         // Each file on its own, on every core; then, in file order, what concerns them all.
